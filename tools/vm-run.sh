@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-run.sh [-k RELEASE] [-t SECONDS] [-m MiB] [--] COMMAND [ARG...]
+#
+# Boots RELEASE (default: the primary kernel) in QEMU with the host root
+# shared read-only over 9p, runs COMMAND inside, in the current
+# directory, and exits with its status.  The command's output comes
+# back out of band on the guest's ttyS1 and is printed on stdout.
+#
+# The run fails (non-zero, with a "vm-run: FAIL" line on stderr) when
+# the guest log shows a panic, oops, BUG, WARNING, lockdep or RCU
+# splat (tools/splat-patterns), when the guest outlives the timeout,
+# or when no exit status came back.  Exit codes: the command's own, or
+# 124 timeout, 125 splat, 126 no exit status, 127 setup error.
+#
+# Environment: NS_ACCEL=auto|tcg|kvm (auto: KVM only where a probe boot
+# has shown it works), NS_KEEP_RUNS=1 keeps the run directory, NS_APPEND
+# adds kernel parameters.
+
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+tools=$(cd "$(dirname "$0")" && pwd)
+
+rel=$NS_PRIMARY_KERNEL
+timeout=300
+mem=2048
+while getopts "k:t:m:" opt; do
+	case $opt in
+	k) rel=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	m) mem=$OPTARG ;;
+	*) exit 127 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || { echo "usage: vm-run.sh [-k RELEASE] [-t SECONDS] [-m MiB] [--] COMMAND [ARG...]" >&2; exit 127; }
+
+kdir=$(ns_kernel_dir "$rel")
+vmlinuz=$kdir/root/boot/vmlinuz-$rel
+[ -f "$vmlinuz" ] || { ns_log "no kernel $vmlinuz: run tools/fetch-kernel.sh $rel"; exit 127; }
+command -v qemu-system-x86_64 >/dev/null || { ns_log "qemu-system-x86_64 missing: apt-get install qemu-system-x86"; exit 127; }
+
+# The initramfs depends on the kernel's modules and on vm-init.
+initrd=$kdir/initramfs.gz
+if [ ! -f "$initrd" ] || [ "$tools/vm-init" -nt "$initrd" ] || [ "$tools/mkinitramfs.sh" -nt "$initrd" ]; then
+	"$tools/mkinitramfs.sh" "$rel" "$initrd" || exit 127
+fi
+
+mkdir -p "$NS_CACHE/runs"
+run=$(mktemp -d "$NS_CACHE/runs/run.XXXXXX")
+cleanup() {
+	if [ "${NS_KEEP_RUNS:-0}" = 1 ] || [ "${failed:-1}" = 1 ]; then
+		ns_log "run directory kept: $run"
+	else
+		rm -rf "$run"
+	fi
+}
+trap cleanup EXIT
+
+# The command, as a script the guest reads over 9p.
+{
+	printf '#!/bin/sh\n'
+	printf '%q ' "$@" | sed 's/^/exec /'
+	printf '\n'
+} >"$run/cmd.sh"
+
+accel_args() {
+	case "${NS_ACCEL:-auto}" in
+	tcg) echo "-accel tcg -cpu max" ;;
+	kvm) echo "-accel kvm -cpu host" ;;
+	auto)
+		if [ "$("$tools/kvm-probe.sh")" = kvm ]; then
+			echo "-accel kvm -cpu host"
+		else
+			echo "-accel tcg -cpu max"
+		fi ;;
+	*) ns_log "NS_ACCEL must be auto, tcg or kvm"; exit 127 ;;
+	esac
+}
+accel=$(accel_args)
+
+# Directories under /tmp or /run that the guest must still see.
+keep=
+for dir in "$PWD" "$run"; do
+	case "$dir" in /tmp/*|/run/*) keep=$keep${keep:+:}$dir ;; esac
+done
+
+append="console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic"
+append="$append ns_script=$run/cmd.sh ns_cwd=$PWD ns_kroot=$kdir/root"
+[ -n "$keep" ] && append="$append ns_keep=$keep"
+[ -n "${NS_APPEND:-}" ] && append="$append $NS_APPEND"
+
+start=$(date +%s.%N)
+set +e
+# shellcheck disable=SC2086
+timeout --foreground -k 5 "$timeout" qemu-system-x86_64 $accel \
+	-m "$mem" -smp 2 -nodefaults -display none -no-reboot -monitor none \
+	-serial "file:$run/console.log" -serial "file:$run/result.log" \
+	-kernel "$vmlinuz" -initrd "$initrd" \
+	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+	-append "$append" </dev/null >"$run/qemu.log" 2>&1
+qrc=$?
+set -e
+elapsed=$(echo "$(date +%s.%N) - $start" | bc)
+
+tr -d '\r' <"$run/result.log" >"$run/result.txt" 2>/dev/null || : >"$run/result.txt"
+status=$(sed -n 's/^NS_VM_EXIT=\([0-9]*\)$/\1/p' "$run/result.txt" | tail -n 1)
+grep -v '^NS_VM_EXIT=' "$run/result.txt" || true
+
+fail() {
+	local code=$1
+	shift
+	echo "vm-run: FAIL ($rel): $*" >&2
+	echo "vm-run: last lines of the guest log ($run/console.log):" >&2
+	tail -n 40 "$run/console.log" | tr -d '\r' | sed 's/^/  | /' >&2
+	failed=1
+	exit "$code"
+}
+
+splat=$(grep -v '^#' "$tools/splat-patterns" | grep -E -f - -m 1 "$run/console.log" | tr -d '\r' || true)
+[ -n "$splat" ] && fail 125 "guest log shows a splat: $splat"
+[ "$qrc" = 124 ] || [ "$qrc" = 137 ] && fail 124 "guest still running after ${timeout}s (killed)"
+[ -z "$status" ] && fail 126 "no exit status came back from the guest (qemu exit $qrc; $(tail -c 300 "$run/qemu.log"))"
+
+failed=0
+printf 'vm-run: %s: exit %s in %.1fs\n' "$rel" "$status" "$elapsed" >&2
+exit "$status"
