@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dcache_model.c - the shadow walker's one door to the live VFS
+ * The shadow walker's one door to the live VFS
  *
  * Everything the walker knows about the running kernel's dcache and
  * mount table comes through here.  This part finds the kernel
@@ -34,6 +34,7 @@
 #include <linux/utsname.h>
 #include <asm/cpufeature.h>
 
+#include "ns_compat.h"
 #include "ns_model.h"
 
 #define NS_ENTRY_BYTES	4

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * namei_shadow.c - a shadow of Linux 4.2 pathname lookup, checked
+ * namei_shadow: a shadow of Linux 4.2 pathname lookup, checked
  * against the running kernel's own
  *
  * The module carries its own nameidata walker and resolves every path

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ns_model.h - the interface of dcache_model.c, the shadow walker's
+ * The interface of dcache_model.c, the shadow walker's
  * one door to the live dcache and mount table.
  */
 #ifndef NS_MODEL_H

@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# module_test.sh KO - load/unload life cycle of namei_shadow (KTAP).
+# Runs as root in the test VM with the module not loaded; leaves it
+# unloaded.
+
+set -u
+ko=${1:?usage: module_test.sh KO}
+. "${NS_KSFT_DIR:?NS_KSFT_DIR must point at the kselftest directory}/kselftest/ktap_helpers.sh"
+
+dir=/sys/kernel/debug/namei_shadow
+
+loaded() { grep -q '^namei_shadow ' /proc/modules; }
+ksym_lines() { grep -E '^(ksym|export) ' "$dir/features"; }
+
+ktap_print_header
+ktap_set_plan 7
+
+if insmod "$ko" && loaded; then
+	ktap_test_pass "insmod loads the module as namei_shadow"
+else
+	ktap_exit_fail_msg "insmod $ko failed"
+fi
+ktap_test_result "debugfs directory and features file appear" test -r "$dir/features"
+auto=$(ksym_lines)
+
+if rmmod namei_shadow && ! loaded && [ ! -e "$dir" ]; then
+	ktap_test_pass "rmmod unloads it and removes its debugfs directory"
+else
+	ktap_test_fail "rmmod unloads it and removes its debugfs directory"
+fi
+
+dmesg -C
+if insmod "$ko" ksym_source=bogus 2>/dev/null; then
+	rmmod namei_shadow
+	ktap_test_fail "a bad ksym_source is refused"
+elif dmesg | grep -q 'ksym_source=bogus: must be auto or gate' && ! loaded && [ ! -e "$dir" ]; then
+	ktap_test_pass "a bad ksym_source is refused with a message, leaving nothing behind"
+else
+	ktap_test_fail "a bad ksym_source is refused with a message, leaving nothing behind"
+fi
+
+# The kprobe call gate must find exactly what the direct call finds.
+if insmod "$ko" ksym_source=gate; then
+	gate=$(ksym_lines)
+	grep -q '^ksym_source kprobe-gate ' "$dir/features"; through_gate=$?
+	rmmod namei_shadow
+	if [ "$through_gate" = 0 ] && [ "$gate" = "$auto" ]; then
+		ktap_test_pass "ksym_source=gate finds the same symbols as the direct call"
+	else
+		ktap_test_fail "ksym_source=gate finds the same symbols as the direct call"
+		diff <(echo "$auto") <(echo "$gate") | sed 's/^/# /'
+	fi
+else
+	ktap_test_fail "ksym_source=gate finds the same symbols as the direct call"
+fi
+
+cycles_ok=true
+for i in 1 2 3; do
+	insmod "$ko" && cat "$dir/features" >/dev/null && rmmod namei_shadow || cycles_ok=false
+done
+ktap_test_result "three load/read/unload cycles" $cycles_ok
+
+ktap_test_result "module is left unloaded" eval '! loaded'
+ktap_finished

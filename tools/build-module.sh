@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build-module.sh RELEASE - build namei_shadow and the test-only modules
+# for RELEASE into build/RELEASE/{module,testmods}, with W=1.  Kbuild
+# builds in the M= directory, so each release gets a directory of
+# symlinks to the sources and the kernels never share an object file.
+# Any compiler warning fails the build.
+
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+rel=${1:?usage: build-module.sh RELEASE}
+top=$(cd "$(dirname "$0")/.." && pwd)
+kdir=$("$top/tools/fetch-kernel.sh" "$rel")
+out=$top/build/$rel
+
+link_tree() {
+	local dest=$1 src=$2
+	shift 2
+	mkdir -p "$dest"
+	for f in "$@"; do
+		ln -sfn "$src/$f" "$dest/$f"
+	done
+}
+
+build() {
+	local dir=$1 log=$1/build.log
+	if ! make -C "$kdir" M="$dir" W=1 ${NS_SPARSE:+C=2} modules >"$log" 2>&1; then
+		cat "$log" >&2
+		ns_die "build failed in $dir for $rel"
+	fi
+	if grep -E -q 'warning:|error:' "$log"; then
+		grep -E 'warning:|error:' "$log" >&2
+		ns_die "build of $dir for $rel is not warning-free at W=1"
+	fi
+}
+
+link_tree "$out/module" "$top" Kbuild namei_shadow.c dcache_model.c include
+link_tree "$out/testmods" "$top/selftests/modules" Kbuild $(cd "$top/selftests/modules" && ls ./*.c | sed 's|^\./||')
+build "$out/module"
+build "$out/testmods"
+echo "$out"
