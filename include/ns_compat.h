@@ -6,9 +6,11 @@
 #ifndef NS_COMPAT_H
 #define NS_COMPAT_H
 
-#include <linux/version.h>
-
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
+/*
+ * Kbuild probes the kernel's headers and defines NS_COMPAT_* for what
+ * they lack, so no version numbers are compared here.
+ */
+#ifdef NS_COMPAT_DECLARE_VFS_PATH_LOOKUP
 struct dentry;
 struct vfsmount;
 struct path;

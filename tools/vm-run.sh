@@ -15,7 +15,8 @@
 # 124 timeout, 125 splat, 126 no exit status, 127 setup error.
 #
 # Environment: NS_ACCEL=auto|tcg|kvm (auto: KVM only where a probe boot
-# has shown it works), NS_KEEP_RUNS=1 keeps the run directory, NS_APPEND
+# has shown it works), NS_KEEP_RUNS=1|0 keeps or removes the run
+# directory (default: kept when the run failed), NS_APPEND
 # adds kernel parameters.
 
 set -euo pipefail
@@ -50,7 +51,8 @@ fi
 mkdir -p "$NS_CACHE/runs"
 run=$(mktemp -d "$NS_CACHE/runs/run.XXXXXX")
 cleanup() {
-	if [ "${NS_KEEP_RUNS:-0}" = 1 ] || [ "${failed:-1}" = 1 ]; then
+	local keep_runs=${NS_KEEP_RUNS:-${failed:-1}}
+	if [ "$keep_runs" = 1 ]; then
 		ns_log "run directory kept: $run"
 	else
 		rm -rf "$run"

@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The out-of-tree wrapper around Kbuild (the objects are listed in
+# Kbuild), plus the project's own targets:
+#
+#   make [KDIR=...]      build namei-shadow.ko (loads as namei_shadow)
+#   make modules_install install it into KDIR's kernel (extra/)
+#   make clean
+#   make run             build, boot the primary kernel in the VM, demo
+#   make check           the whole test suite, both kernels, in the VM
+#   make check-static    checkpatch --strict, sparse (C=2) and W=1 only
+#   make kernels         fetch and unpack the supported Debian kernels
+#   make deps            apt-get install what the tools need
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+modules_install:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+
+clean:
+	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+	rm -rf build
+	rm -f *.o *.ko *.mod *.mod.c .*.cmd Module.symvers modules.order
+	$(MAKE) -C selftests clean OUTPUT=$(CURDIR)/build/selftests KSFT_DIR=/nonexistent
+
+deps:
+	tools/install-deps.sh
+
+kernels: deps
+	tools/fetch-kernel.sh
+
+check:
+	tools/check.sh
+
+check-static: deps kernels
+	tools/check-static.sh
+
+run:
+	tools/run.sh
+
+.PHONY: all modules modules_install clean deps kernels check check-static run

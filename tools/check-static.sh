@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-static.sh - checkpatch.pl (from Debian's linux-source-6.12, in
+# --strict mode) on every module source, then sparse (C=2) with W=1 on
+# every supported kernel.  One TAP line per check; any finding fails it.
+
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+top=$(cd "$(dirname "$0")/.." && pwd)
+ksrc=$("$top/tools/ksource.sh") || exit 1
+n=0
+failed=0
+
+result() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		failed=1
+	fi
+}
+
+cd "$top" || exit 1
+for f in namei_shadow.c dcache_model.c include/*.h selftests/modules/*.c; do
+	out=$(perl "$ksrc/scripts/checkpatch.pl" --no-tree --strict --terse -f "$f" 2>&1)
+	rc=$?
+	if [ "$rc" = 0 ] && ! echo "$out" | grep -q -E ': (ERROR|WARNING|CHECK):'; then
+		result 0 "checkpatch --strict $f"
+	else
+		echo "$out" | grep -v 'total:' | sed 's/^/# /'
+		result 1 "checkpatch --strict $f"
+	fi
+done
+
+for rel in ${NS_KERNELS:-$NS_KERNELS_DEFAULT}; do
+	log=$(mktemp)
+	# A fresh build, so sparse sees every file.
+	rm -rf "$top/build/$rel"
+	if NS_SPARSE=1 "$top/tools/build-module.sh" "$rel" >"$log" 2>&1; then
+		findings=$(grep -h -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' \
+			"$top/build/$rel"/*/build.log || true)
+		if [ -z "$findings" ]; then
+			result 0 "sparse C=2 and W=1 clean on $rel"
+		else
+			echo "$findings" | sed 's/^/# /'
+			result 1 "sparse C=2 and W=1 clean on $rel"
+		fi
+	else
+		sed 's/^/# /' "$log"
+		result 1 "sparse C=2 and W=1 clean on $rel"
+	fi
+	rm -f "$log"
+done
+exit $failed

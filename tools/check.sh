@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh - the whole test suite (make check).
+#
+# Installs what is missing (apt-get), fetches the supported kernels,
+# runs the static checks, builds the module and the selftests for each
+# kernel, boots each kernel in the VM and runs the suite there, then
+# tests the harness itself.  Every result is a TAP line; the last line
+# is "N passed, N failed, N skipped" over everything, both kernels.
+
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+top=$(cd "$(dirname "$0")/.." && pwd)
+logs=$top/build/logs
+kernels=${NS_KERNELS:-$NS_KERNELS_DEFAULT}
+total_p=0 total_f=0 total_s=0
+t0=$(date +%s)
+
+mkdir -p "$logs"
+
+# stage NAME COMMAND...: run a stage, show its TAP, add up its results.
+# A stage that fails without a failing TAP line counts as one failure.
+stage() {
+	local name=$1 log=$logs/$1.log rc p f s
+	shift
+	echo "# ---- $name"
+	"$@" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	read -r p f s < <("$top/tools/tap-summary.sh" <"$log")
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		echo "not ok - $name failed (exit $rc), see $log"
+		f=1
+	fi
+	total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
+	echo "# $name: $p passed, $f failed, $s skipped ($(($(date +%s) - t0))s so far)"
+	return "$rc"
+}
+
+prepare() {
+	"$top/tools/install-deps.sh" &&
+	"$top/tools/fetch-kernel.sh" $kernels >/dev/null &&
+	"$top/tools/ksource.sh" >/dev/null &&
+	make -s -C "$top/selftests" OUTPUT="$top/build/selftests" &&
+	echo "ok 1 prepare: packages, kernels, kselftest headers, selftests built"
+}
+
+suite() {
+	local rel=$1 ksft
+	ksft=$("$top/tools/ksource.sh")/tools/testing/selftests
+	"$top/tools/build-module.sh" "$rel" >/dev/null || return 1
+	"$top/tools/vm-run.sh" -k "$rel" -t 600 \
+		env NS_KSFT_DIR="$ksft" bash "$top/selftests/run_tests.sh" \
+		"$top/build/$rel/module" "$top/build/selftests"
+}
+
+if stage prepare prepare; then
+	stage static "$top/tools/check-static.sh"
+	for rel in $kernels; do
+		stage "suite-$rel" suite "$rel"
+	done
+	stage harness "$top/tools/harness-test.sh" "$NS_PRIMARY_KERNEL"
+fi
+
+echo "# make check: $(($(date +%s) - t0))s on $(nproc) cores, logs in $logs"
+echo "$total_p passed, $total_f failed, $total_s skipped"
+[ "$total_f" = 0 ] && [ "$total_p" -gt 0 ]

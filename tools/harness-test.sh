@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# harness-test.sh - tests of the test harness itself (TAP).  Each case
+# makes a VM run go wrong on purpose and checks that tools/vm-run.sh
+# reports it as a failure, with a clear message, and never as a pass.
+
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+top=$(cd "$(dirname "$0")/.." && pwd)
+rel=${1:-$NS_PRIMARY_KERNEL}
+n=0
+failed=0
+err=$(mktemp)
+trap 'rm -f "$err"' EXIT
+
+result() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n harness: $2"
+	else
+		echo "not ok $n harness: $2"
+		sed 's/^/# /' "$err"
+		failed=1
+	fi
+}
+
+# expect CODE PATTERN DESCRIPTION VM-RUN-ARGS...
+expect() {
+	local code=$1 pattern=$2 desc=$3 rc
+	shift 3
+	NS_KEEP_RUNS=0 "$top/tools/vm-run.sh" -k "$rel" "$@" >/dev/null 2>"$err"
+	rc=$?
+	if [ "$rc" = "$code" ] && grep -q -E "$pattern" "$err"; then
+		result 0 "$desc (exit $rc)"
+	else
+		echo "expected exit $code and /$pattern/, got exit $rc" >>"$err"
+		result 1 "$desc"
+	fi
+}
+
+expect 0 "exit 0 in" "a passing guest command passes" -t 60 true
+expect 3 "exit 3 in" "a guest command's non-zero status comes back" -t 60 sh -c 'exit 3'
+expect 124 "FAIL .*still running after 15s" "a hanging guest is killed and fails" \
+	-t 15 sleep 600
+expect 125 "FAIL .*splat.*(WARNING|deliberate WARN)" "a module that WARNs fails the run" \
+	-t 60 insmod "$top/build/$rel/testmods/ns_test_warn.ko"
+expect 126 "FAIL .*no exit status" "a guest that dies without an exit status fails" \
+	-t 60 sh -c 'echo o >/proc/sysrq-trigger; sleep 30'
+
+# The summary counts a failing case as a failure, whatever else passed.
+counts=$(printf 'ok 1 a\nnot ok 2 b\nok 3 c # SKIP x\n#ok 4 d\n' | "$top/tools/tap-summary.sh")
+echo "tap-summary gave '$counts'" >"$err"
+[ "$counts" = "1 1 1" ]
+result $? "TAP summary counts pass, fail and skip"
+
+exit $failed
