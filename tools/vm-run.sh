@@ -84,7 +84,7 @@ accel=$(accel_args)
 
 # Directories under /tmp or /run that the guest must still see.
 keep=
-for dir in "$PWD" "$run"; do
+for dir in "$PWD" "$run" "$NS_CACHE"; do
 	case "$dir" in /tmp/*|/run/*) keep=$keep${keep:+:}$dir ;; esac
 done
 
