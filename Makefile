@@ -7,7 +7,10 @@
 #   make modules_install install it into KDIR's kernel (extra/)
 #   make clean
 #   make run             build, boot the primary kernel in the VM, demo
-#   make check           the whole test suite, both kernels, in the VM
+#   make check           the whole test suite: both Debian kernels and the
+#                        debug kernel, in the VM
+#   make check-debug     the suite on the debug kernel only (KASAN, lockdep,
+#                        PROVE_RCU, kmemleak), and its harness tests
 #   make check-static    checkpatch --strict, sparse (C=2) and W=1 only
 #   make kernels         fetch and unpack the supported Debian kernels
 #   make deps            apt-get install what the tools need
@@ -37,10 +40,17 @@ kernels: deps
 check:
 	tools/check.sh
 
+check-debug:
+	NS_KERNELS=$$(. tools/lib.sh && echo $$NS_DEBUG_KERNEL) NS_STATIC=0 tools/check.sh
+
+debug-kernel: deps
+	tools/build-debug-kernel.sh
+
 check-static: deps kernels
 	tools/check-static.sh
 
 run:
 	tools/run.sh
 
-.PHONY: all modules modules_install clean deps kernels check check-static run
+.PHONY: all modules modules_install clean deps kernels check check-debug \
+	debug-kernel check-static run

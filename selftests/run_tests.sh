@@ -15,7 +15,19 @@ here=$(cd "$(dirname "$0")" && pwd)
 ko=$mod_dir/namei-shadow.ko
 failed=0
 
+kmemleak=/sys/kernel/debug/kmemleak
+
 [ "$(id -u)" = 0 ] || { echo "not ok 1 run_tests.sh must run as root in the VM"; exit 1; }
+
+# Leaks from before the suite (boot) are not ours.
+[ -w "$kmemleak" ] && echo clear >"$kmemleak"
+
+# Harness tests only: load a module that misbehaves on purpose, to
+# show that the suite's run then fails.
+if [ -n "${NS_SELFTEST_INJECT:-}" ]; then
+	echo "# injecting $NS_SELFTEST_INJECT on purpose"
+	insmod "$NS_SELFTEST_INJECT"
+fi
 
 run_prog() {
 	local name=$1 out rc
@@ -47,5 +59,25 @@ if insmod "$ko"; then
 else
 	echo "not ok 1 insmod $ko for the suite"
 	failed=1
+fi
+
+# kmemleak, where the kernel has it (the debug kernel): two scans, as
+# an object is reported only once it has looked unreferenced twice.
+echo "# selftest: kmemleak"
+if [ -w "$kmemleak" ]; then
+	echo scan >"$kmemleak"
+	sleep 2
+	echo scan >"$kmemleak"
+	leaks=$(cat "$kmemleak")
+	if [ -z "$leaks" ]; then
+		echo "ok 1 kmemleak finds no unreferenced object after the suite"
+	else
+		printf '%s\n' "$leaks" | sed 's/^/# /'
+		printf '%s\n' "$leaks" | head -n 20 >/dev/kmsg
+		echo "not ok 1 kmemleak finds no unreferenced object after the suite"
+		failed=1
+	fi
+else
+	echo "ok 1 kmemleak after the suite # SKIP this kernel has no kmemleak"
 fi
 exit $failed

@@ -12,7 +12,7 @@ set -euo pipefail
 
 rel=${1:?usage: build-module.sh RELEASE}
 top=$(cd "$(dirname "$0")/.." && pwd)
-kdir=$("$top/tools/fetch-kernel.sh" "$rel")
+kdir=$(ns_kdir "$rel")
 out=$top/build/$rel
 
 link_tree() {

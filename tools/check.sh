@@ -5,15 +5,19 @@
 #
 # Installs what is missing (apt-get), fetches the supported kernels,
 # runs the static checks, builds the module and the selftests for each
-# kernel, boots each kernel in the VM and runs the suite there, then
-# tests the harness itself.  Every result is a TAP line; the last line
+# kernel, boots each kernel in the VM and runs the suite there -- the two
+# Debian kernels, then the debug kernel (built once, cached) -- and
+# then tests the harness itself.
+#
+# NS_KERNELS picks the kernels (make check-debug: the debug kernel
+# only); NS_STATIC=0 leaves out the static checks.  Every result is a TAP line; the last line
 # is "N passed, N failed, N skipped" over everything, both kernels.
 
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
 logs=$top/build/logs
-kernels=${NS_KERNELS:-$NS_KERNELS_DEFAULT}
+kernels=${NS_KERNELS:-$NS_KERNELS_DEFAULT $NS_DEBUG_KERNEL}
 total_p=0 total_f=0 total_s=0
 t0=$(date +%s)
 
@@ -39,7 +43,7 @@ stage() {
 
 prepare() {
 	"$top/tools/install-deps.sh" &&
-	"$top/tools/fetch-kernel.sh" $kernels >/dev/null &&
+	"$top/tools/fetch-kernel.sh" $debian >/dev/null &&
 	"$top/tools/ksource.sh" >/dev/null &&
 	make -s -C "$top/selftests" OUTPUT="$top/build/selftests" &&
 	echo "ok 1 prepare: packages, kernels, kselftest headers, selftests built"
@@ -54,12 +58,27 @@ suite() {
 		"$top/build/$rel/module" "$top/build/selftests"
 }
 
+debug_kernel() {
+	"$top/tools/build-debug-kernel.sh" >/dev/null &&
+	echo "ok 1 debug kernel $NS_DEBUG_KERNEL built and cached"
+}
+
+debian=
+has_debug=
+for rel in $kernels; do
+	if [ "$rel" = "$NS_DEBUG_KERNEL" ]; then has_debug=1; else debian="$debian $rel"; fi
+done
+
 if stage prepare prepare; then
-	stage static "$top/tools/check-static.sh"
+	[ "${NS_STATIC:-1}" = 0 ] || stage static "$top/tools/check-static.sh"
+	[ -n "$has_debug" ] && stage debug-kernel debug_kernel
 	for rel in $kernels; do
 		stage "suite-$rel" suite "$rel"
 	done
-	stage harness "$top/tools/harness-test.sh" "$NS_PRIMARY_KERNEL"
+	case " $kernels " in
+	*" $NS_PRIMARY_KERNEL "*) stage harness "$top/tools/harness-test.sh" "$NS_PRIMARY_KERNEL" ;;
+	esac
+	[ -n "$has_debug" ] && stage harness-debug "$top/tools/harness-test.sh" --debug "$NS_DEBUG_KERNEL"
 fi
 
 echo "# make check: $(($(date +%s) - t0))s on $(nproc) cores, logs in $logs"

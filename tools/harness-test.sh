@@ -1,13 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# harness-test.sh - tests of the test harness itself (TAP).  Each case
-# makes a VM run go wrong on purpose and checks that tools/vm-run.sh
-# reports it as a failure, with a clear message, and never as a pass.
+# harness-test.sh [--debug] [RELEASE] - tests of the test harness itself
+# (TAP).  Each case makes a VM run go wrong on purpose and checks that
+# tools/vm-run.sh reports it as a failure, with a clear message, and
+# never as a pass.  With --debug, on the debug kernel: the suite's run
+# with a test-only module that sleeps under RCU, or reads past a
+# kmalloc'ed buffer, loaded on purpose must fail.
 
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
+debug=
+if [ "${1:-}" = --debug ]; then
+	debug=1
+	shift
+fi
 rel=${1:-$NS_PRIMARY_KERNEL}
 n=0
 failed=0
@@ -38,6 +46,20 @@ expect() {
 		result 1 "$desc"
 	fi
 }
+
+if [ -n "$debug" ]; then
+	ksft=$("$top/tools/ksource.sh")/tools/testing/selftests
+	"$top/tools/build-module.sh" "$rel" >/dev/null || exit 1
+	for fault in "rcu_sleep|Voluntary context switch within RCU read-side critical section|sleeps under RCU" \
+		     "oob|KASAN: slab-out-of-bounds|reads past a kmalloc buffer"; do
+		IFS="|" read -r mod pattern desc <<<"$fault"
+		expect 125 "FAIL .*splat.*$pattern" "the debug suite fails when a module $desc" \
+			-t 300 env NS_KSFT_DIR="$ksft" \
+			NS_SELFTEST_INJECT="$top/build/$rel/testmods/ns_test_$mod.ko" \
+			bash "$top/selftests/run_tests.sh" "$top/build/$rel/module" "$top/build/selftests"
+	done
+	exit $failed
+fi
 
 expect 0 "exit 0 in" "a passing guest command passes" -t 60 true
 expect 3 "exit 3 in" "a guest command's non-zero status comes back" -t 60 sh -c 'exit 3'

@@ -2,6 +2,7 @@
 # Shared settings for the namei_shadow host tools.  Sourced, not run.
 
 NS_KERNELS_DEFAULT="6.12.118+deb12-amd64 6.1.0-57-amd64"
+NS_DEBUG_KERNEL="6.12.118-dbgk"
 NS_PRIMARY_KERNEL="6.12.118+deb12-amd64"
 NS_CACHE="${NS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/namei-shadow}"
 
@@ -33,5 +34,16 @@ ns_kbuild_pkg() {
 	case "$base" in
 	*+deb*) echo "linux-kbuild-$base" ;;
 	*) echo "linux-kbuild-$(echo "$base" | cut -d. -f1-2)" ;;
+	esac
+}
+
+# The KDIR for a release: Debian's unpacked headers, or the debug
+# kernel's build tree.  Fetches or builds on first use.
+ns_kdir() {
+	local tools
+	tools=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+	case "$1" in
+	"$NS_DEBUG_KERNEL") "$tools/build-debug-kernel.sh" ;;
+	*) "$tools/fetch-kernel.sh" "$1" ;;
 	esac
 }

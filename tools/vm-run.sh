@@ -91,6 +91,8 @@ done
 append="console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic"
 append="$append ns_script=$run/cmd.sh ns_cwd=$PWD ns_kroot=$kdir/root"
 [ -n "$keep" ] && append="$append ns_keep=$keep"
+# Parameters a kernel needs to boot here (the debug kernel's pci=noacpi).
+[ -f "$kdir/cmdline" ] && append="$append $(cat "$kdir/cmdline")"
 [ -n "${NS_APPEND:-}" ] && append="$append $NS_APPEND"
 
 start=$(date +%s.%N)
