@@ -13,7 +13,7 @@ static int __init ns_test_rcu_sleep_init(void)
 {
 	pr_info("sleeping inside rcu_read_lock() on purpose\n");
 	rcu_read_lock();
-	msleep(1);
+	msleep(20);
 	rcu_read_unlock();
 	return 0;
 }
