@@ -21,13 +21,18 @@
  */
 
 #include <linux/dcache.h>
+#include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/fs_struct.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/lockref.h>
 #include <linux/mm.h>
+#include <linux/mount.h>
 #include <linux/namei.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/seqlock.h>
 #include <linux/slab.h>
 #include <linux/stringhash.h>
 #include <linux/uaccess.h>
@@ -310,9 +315,49 @@ static int ns_ksyms_from_kallsyms(enum ns_ksym_source src)
 	return 0;
 }
 
+/*
+ * procfs symlinks come in two kinds: string links (/proc/self,
+ * /proc/thread-self, proc_symlink()s like /proc/mounts), whose body is
+ * a string like any other, and magic links (/proc/<pid>/fd/N, cwd,
+ * ...), whose ->get_link jumps through nd_jump_link().  The string
+ * kinds are recognised by their inode operations, recorded here from
+ * the kernel's own links; anything else on procfs is taken for magic.
+ */
+static const char *const ns_string_link_paths[] = {
+	"/proc/self", "/proc/thread-self", "/proc/mounts",
+};
+
+static const struct inode_operations *ns_string_link_ops[ARRAY_SIZE(ns_string_link_paths)];
+
+static void ns_record_string_links(void)
+{
+	struct path path;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ns_string_link_paths); i++) {
+		if (kern_path(ns_string_link_paths[i], 0, &path))
+			continue;
+		if (d_is_symlink(path.dentry))
+			ns_string_link_ops[i] = d_inode(path.dentry)->i_op;
+		path_put(&path);
+	}
+}
+
+bool ns_vfs_is_string_link(const struct inode *inode)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ns_string_link_ops); i++)
+		if (ns_string_link_ops[i] && inode->i_op == ns_string_link_ops[i])
+			return true;
+	return false;
+}
+
 int ns_model_init(enum ns_ksym_source src)
 {
 	int err;
+
+	ns_record_string_links();
 
 	err = ns_ksyms_from_kallsyms(src);
 	if (err)
@@ -354,4 +399,221 @@ void ns_model_show_features(struct seq_file *m)
 	for (i = 0; i < ARRAY_SIZE(ns_exports); i++)
 		seq_printf(m, "export %s linked=%s\n", ns_exports[i].name,
 			   ns_exports[i].addr ? "y" : "n");
+}
+
+/*
+ * The walker's door.  Each function below is one thing the 4.2 walker
+ * does to the VFS, done with what the running kernel exports.
+ */
+
+void ns_vfs_get_root(struct path *root)
+{
+	get_fs_root(current->fs, root);
+}
+
+void ns_vfs_get_pwd(struct path *pwd)
+{
+	get_fs_pwd(current->fs, pwd);
+}
+
+/* fget_raw(), as openat() takes its fd: O_PATH descriptors included. */
+int ns_vfs_get_fd_path(int fd, struct path *path)
+{
+	struct file *file;
+
+	if (fd < 0)
+		return -EBADF;
+	file = fget_raw(fd);
+	if (!file)
+		return -EBADF;
+	*path = file->f_path;
+	path_get(path);
+	fput(file);
+	return 0;
+}
+
+/*
+ * The hash the dcache files @name under in @parent: full_name_hash()
+ * salted with the parent, as the running kernel's hash_name() computes
+ * it, then the filesystem's own d_hash where it has one (which may
+ * also refuse the name).
+ */
+int ns_vfs_hash(struct dentry *parent, struct qstr *name)
+{
+	name->hash = full_name_hash(parent, name->name, name->len);
+	if (unlikely(parent->d_flags & DCACHE_OP_HASH))
+		return parent->d_op->d_hash(parent, name);
+	return 0;
+}
+
+int ns_vfs_may_exec(const struct path *dir)
+{
+	return path_permission(dir, MAY_EXEC);
+}
+
+/* A dcache hit (positive or negative), with a reference, or NULL. */
+struct dentry *ns_vfs_lookup_cached(struct dentry *parent,
+				    const struct qstr *name)
+{
+	return d_lookup(parent, name);
+}
+
+int ns_vfs_revalidate(struct dentry *dentry, unsigned int flags)
+{
+	if (unlikely(dentry->d_flags & DCACHE_OP_REVALIDATE))
+		return dentry->d_op->d_revalidate(dentry, flags);
+	return 1;
+}
+
+int ns_vfs_weak_revalidate(struct dentry *dentry, unsigned int flags)
+{
+	if (unlikely(dentry->d_flags & DCACHE_OP_WEAK_REVALIDATE))
+		return dentry->d_op->d_weak_revalidate(dentry, flags);
+	return 1;
+}
+
+void ns_vfs_invalidate(struct dentry *dentry)
+{
+	d_invalidate(dentry);
+}
+
+/*
+ * Ask the filesystem: the parent's inode lock shared, d_alloc_parallel()
+ * to meet any concurrent lookup of the same name, and ->lookup() with
+ * the walk's own flags (lookup_one_unlocked() would pass none).  A
+ * dentry someone else looked up meanwhile is revalidated unless
+ * @revalidate is false (4.2's mountpoint_last never revalidates).
+ */
+struct dentry *ns_vfs_lookup_slow(struct dentry *dir, const struct qstr *name,
+				  unsigned int flags, bool revalidate)
+{
+	struct inode *inode = dir->d_inode;
+	DECLARE_WAIT_QUEUE_HEAD_ONSTACK(wq);
+	struct dentry *dentry, *old;
+	int err;
+
+	inode_lock_shared(inode);
+	if (unlikely(IS_DEADDIR(inode))) {
+		dentry = ERR_PTR(-ENOENT);
+		goto out;
+	}
+again:
+	dentry = d_alloc_parallel(dir, name, &wq);
+	if (IS_ERR(dentry))
+		goto out;
+	if (!d_in_lookup(dentry)) {
+		err = revalidate ? ns_vfs_revalidate(dentry, flags) : 1;
+		if (err <= 0) {
+			if (!err)
+				d_invalidate(dentry);
+			dput(dentry);
+			if (!err)
+				goto again;
+			dentry = ERR_PTR(err);
+		}
+		goto out;
+	}
+	old = inode->i_op->lookup(inode, dentry, flags);
+	d_lookup_done(dentry);
+	if (unlikely(old)) {
+		dput(dentry);
+		dentry = old;
+	}
+out:
+	inode_unlock_shared(inode);
+	return dentry;
+}
+
+/* Is @dentry still below the root of @mnt?  Not after a bind-mount escape. */
+bool ns_vfs_connected(struct vfsmount *mnt, struct dentry *dentry)
+{
+	if (mnt->mnt_root == mnt->mnt_sb->s_root)
+		return true;
+	return is_subdir(dentry, mnt->mnt_root);
+}
+
+bool ns_vfs_is_mounted_on(const struct dentry *dentry)
+{
+	return READ_ONCE(dentry->d_flags) & DCACHE_MOUNTED;
+}
+
+bool ns_vfs_is_managed(const struct dentry *dentry)
+{
+	return READ_ONCE(dentry->d_flags) & DCACHE_MANAGED_DENTRY;
+}
+
+/* d_manage() for DCACHE_MANAGE_TRANSIT: 0 go on, -EISDIR stop, or an error. */
+int ns_vfs_manage(struct path *path)
+{
+	if (!(READ_ONCE(path->dentry->d_flags) & DCACHE_MANAGE_TRANSIT))
+		return 0;
+	return path->dentry->d_op->d_manage(path, false);
+}
+
+/* One mount down, if one is mounted here in this namespace. */
+bool ns_vfs_mount_down(struct path *path)
+{
+	if (!ns_vfs_is_mounted_on(path->dentry))
+		return false;
+	return follow_down_one(path);
+}
+
+/* From a mount's root to its mountpoint in the parent mount. */
+bool ns_vfs_mount_up(struct path *path)
+{
+	return follow_up(path);
+}
+
+bool ns_vfs_needs_automount(const struct path *path)
+{
+	return READ_ONCE(path->dentry->d_flags) & DCACHE_NEED_AUTOMOUNT;
+}
+
+/*
+ * Trigger the automount point @path and cross onto what it mounts.
+ * finish_automount() is not exported, so this one step is handed to
+ * the kernel: a walk of the empty name rooted at @path with
+ * LOOKUP_DOWN|LOOKUP_AUTOMOUNT does exactly traverse_mounts() there.
+ */
+int ns_vfs_automount(struct path *path)
+{
+	struct path res;
+	int err;
+
+	err = vfs_path_lookup(path->dentry, path->mnt, "",
+			      LOOKUP_DOWN | LOOKUP_AUTOMOUNT, &res);
+	if (err)
+		return err;
+	path_put(path);
+	*path = res;
+	return 0;
+}
+
+static seqlock_t *ns_mount_lock(void)
+{
+	struct ns_ksym *s = &ns_ksyms[NS_SYM_MOUNT_LOCK];
+
+	return s->usable ? (seqlock_t *)s->addr : NULL;
+}
+
+bool ns_vfs_mount_seq_readable(void)
+{
+	return ns_mount_lock();
+}
+
+void ns_vfs_seq_begin(struct ns_vfs_seq *seq)
+{
+	seqlock_t *ml = ns_mount_lock();
+
+	seq->rename = read_seqbegin(&rename_lock);
+	seq->mount = ml ? read_seqbegin(ml) : 0;
+}
+
+bool ns_vfs_seq_moved(const struct ns_vfs_seq *seq)
+{
+	seqlock_t *ml = ns_mount_lock();
+
+	if (read_seqretry(&rename_lock, seq->rename))
+		return true;
+	return ml && read_seqretry(ml, seq->mount);
 }

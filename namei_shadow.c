@@ -5,15 +5,38 @@
  *
  * The module carries its own nameidata walker and resolves every path
  * written to its debugfs interface twice, once by the shadow and once
- * by kern_path(), and compares the answers.  This file holds the
- * module's life cycle and its debugfs interface; dcache_model.c is the
- * walker's door to the live dcache and mount table.
+ * by the kernel (kern_path() and friends), and compares the answers.
+ *
+ * This file holds the walker -- struct nameidata and the steps Neil
+ * Brown's "Pathname lookup in Linux" names: path_init, link_path_walk,
+ * walk_component, lookup_fast, lookup_slow, handle_dots, the mount
+ * crossings, the final-component handlers and the retry ladder --, the
+ * oracle and the verdict, and the debugfs interface.  dcache_model.c
+ * is the walker's one door to the live dcache and mount table.
+ *
+ * Where 4.2 and the running kernel differ only by a later fix or
+ * hardening, the walker does what the running kernel does (the
+ * README lists each such choice).
  */
 
 #include <linux/debugfs.h>
+#include <linux/delayed_call.h>
+#include <linux/fs.h>
+#include <linux/kdev_t.h>
+#include <linux/magic.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
 #include <linux/module.h>
+#include <linux/mount.h>
+#include <linux/mutex.h>
+#include <linux/namei.h>
+#include <linux/path.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
 
+#include "ns_compat.h"
 #include "ns_model.h"
 
 static char *ksym_source = "auto";
@@ -21,14 +44,1851 @@ module_param(ksym_source, charp, 0444);
 MODULE_PARM_DESC(ksym_source,
 		 "how kallsyms_lookup_name is called: auto (default), or gate (through a kprobe, safe under IBT)");
 
-static struct dentry *ns_debugfs_dir;
+/* ------------------------------------------------------------------ */
+/* The nameidata                                                       */
+
+#define NS_MAXSYMLINKS		40
+#define NS_EMBEDDED_LEVELS	2
+
+/* What the last component is (4.2's LAST_*; LAST_BIND marks a jump). */
+enum ns_last_type {
+	NS_LAST_NORM,
+	NS_LAST_ROOT,
+	NS_LAST_DOT,
+	NS_LAST_DOTDOT,
+	NS_LAST_BIND,
+};
+
+static const char *const ns_last_names[] = {
+	[NS_LAST_NORM] = "norm",
+	[NS_LAST_ROOT] = "root",
+	[NS_LAST_DOT] = "dot",
+	[NS_LAST_DOTDOT] = "dotdot",
+	[NS_LAST_BIND] = "bind",
+};
+
+/* How the walk is being done; RCU-walk will come in front of these. */
+enum ns_walk_mode {
+	NS_MODE_REF,		/* references and locks */
+	NS_MODE_REVAL,		/* REF-walk with LOOKUP_REVAL, after ESTALE */
+};
+
+static const char *const ns_mode_names[] = {
+	[NS_MODE_REF] = "ref",
+	[NS_MODE_REVAL] = "reval",
+};
+
+/* nd->state */
+#define NS_JUMPED	0x1	/* the last step was a jump: weak revalidate */
+#define NS_ROOT_GRABBED	0x2	/* nd->root holds a reference */
+
+/* walk_component() and step_into() flags */
+#define WALK_TRAILING	0x1	/* the final component */
+#define WALK_MORE	0x2	/* an intermediate component */
+#define WALK_NOFOLLOW	0x4	/* ".." and the like: never a link */
+
+/* A symlink being followed: its path, its body's release, the rest of the name. */
+struct ns_saved {
+	struct path link;
+	struct delayed_call done;
+	const char *name;
+};
+
+/* What one step of the walk did, for its `step` line. */
+struct ns_step {
+	const char *how;
+	int mounts_down;
+	int mounts_up;
+	bool automount;
+	bool managed_stop;
+	bool link;
+	bool jump_root;
+	bool shown;
+};
+
+struct nameidata {
+	struct path path;		/* where the walk is */
+	struct inode *inode;		/* path.dentry's inode */
+	struct qstr last;		/* the component being looked at */
+	enum ns_last_type last_type;
+	struct path root;		/* set on first use, held for the walk */
+	unsigned int flags;		/* LOOKUP_*, the running kernel's values */
+	unsigned int state;		/* NS_JUMPED, NS_ROOT_GRABBED */
+	enum ns_walk_mode mode;
+	int depth;			/* links on the stack */
+	int total_link_count;		/* links followed in this walk */
+	struct ns_saved *stack;
+	struct ns_saved internal[NS_EMBEDDED_LEVELS];
+	int dfd;
+	const char *name;
+
+	/* Instrumentation. */
+	struct ns_buf *trace;
+	int steps;
+	int steps_shown;
+	struct ns_step step;
+};
+
+/* ------------------------------------------------------------------ */
+/* Output helpers                                                      */
+
+/* A text buffer that stays NUL-terminated and drops what does not fit. */
+struct ns_buf {
+	char *buf;
+	size_t size;
+	size_t len;
+};
+
+static void ns_buf_clear(struct ns_buf *b)
+{
+	b->len = 0;
+	b->buf[0] = '\0';
+}
+
+static void ns_buf_init(struct ns_buf *b, char *buf, size_t size)
+{
+	b->buf = buf;
+	b->size = size;
+	ns_buf_clear(b);
+}
+
+static size_t ns_buf_left(const struct ns_buf *b)
+{
+	return b->size - 1 - b->len;
+}
+
+static size_t ns_buf_used(const struct ns_buf *b)
+{
+	return b->len;
+}
+
+static __printf(2, 3) void ns_printf(struct ns_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(b->buf + b->len, b->size - b->len, fmt, ap);
+	va_end(ap);
+	b->len = min_t(size_t, b->len + n, b->size - 1);
+}
+
+static void ns_puts(struct ns_buf *b, const char *s)
+{
+	ns_printf(b, "%s", s);
+}
+
+static void ns_putc(struct ns_buf *b, char c)
+{
+	if (ns_buf_left(b)) {
+		b->buf[b->len++] = c;
+		b->buf[b->len] = '\0';
+	}
+}
+
+/* Write @len bytes of @s as /proc/self/mountinfo does: " \t\n\\" as \ooo. */
+static void ns_put_escaped(struct ns_buf *sb, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\\')
+			ns_printf(sb, "\\%03o", c);
+		else
+			ns_putc(sb, c);
+	}
+}
+
+static const char *const ns_errno_names[] = {
+	[EPERM] = "EPERM",
+	[ENOENT] = "ENOENT",
+	[EIO] = "EIO",
+	[ENXIO] = "ENXIO",
+	[E2BIG] = "E2BIG",
+	[EBADF] = "EBADF",
+	[ECHILD] = "ECHILD",
+	[EAGAIN] = "EAGAIN",
+	[ENOMEM] = "ENOMEM",
+	[EACCES] = "EACCES",
+	[EFAULT] = "EFAULT",
+	[EBUSY] = "EBUSY",
+	[EEXIST] = "EEXIST",
+	[EXDEV] = "EXDEV",
+	[ENODEV] = "ENODEV",
+	[ENOTDIR] = "ENOTDIR",
+	[EISDIR] = "EISDIR",
+	[EINVAL] = "EINVAL",
+	[EMFILE] = "EMFILE",
+	[ENOSPC] = "ENOSPC",
+	[EROFS] = "EROFS",
+	[EMLINK] = "EMLINK",
+	[ERANGE] = "ERANGE",
+	[ENAMETOOLONG] = "ENAMETOOLONG",
+	[ENOTEMPTY] = "ENOTEMPTY",
+	[ELOOP] = "ELOOP",
+	[ENODATA] = "ENODATA",
+	[ETIME] = "ETIME",
+	[ENOLINK] = "ENOLINK",
+	[EPROTO] = "EPROTO",
+	[EOVERFLOW] = "EOVERFLOW",
+	[EILSEQ] = "EILSEQ",
+	[EOPNOTSUPP] = "EOPNOTSUPP",
+	[ETIMEDOUT] = "ETIMEDOUT",
+	[EHOSTDOWN] = "EHOSTDOWN",
+	[ESTALE] = "ESTALE",
+	[EREMOTE] = "EREMOTE",
+	[EREMOTEIO] = "EREMOTEIO",
+	[ENOMEDIUM] = "ENOMEDIUM",
+	[ECANCELED] = "ECANCELED",
+	[ENOKEY] = "ENOKEY",
+	[EKEYEXPIRED] = "EKEYEXPIRED",
+	[EKEYREVOKED] = "EKEYREVOKED",
+	[EKEYREJECTED] = "EKEYREJECTED",
+	[EOWNERDEAD] = "EOWNERDEAD",
+	[EHWPOISON] = "EHWPOISON",
+	[ENOTCONN] = "ENOTCONN",
+	[ECONNREFUSED] = "ECONNREFUSED",
+	[ENOTSUPP] = "ENOTSUPP",
+};
+
+#define NS_ERRNO_SLOTS 134	/* errnos counted one by one in `stats` */
+
+static void ns_put_errno(struct ns_buf *sb, int err)
+{
+	int e = -err;
+
+	if (!err)
+		ns_puts(sb, "0");
+	else if (e > 0 && e < ARRAY_SIZE(ns_errno_names) && ns_errno_names[e])
+		ns_printf(sb, "-%s", ns_errno_names[e]);
+	else
+		ns_printf(sb, "%d", err);
+}
+
+static const char *ns_type_name(umode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+		return "reg";
+	case S_IFDIR:
+		return "dir";
+	case S_IFLNK:
+		return "lnk";
+	case S_IFCHR:
+		return "chr";
+	case S_IFBLK:
+		return "blk";
+	case S_IFIFO:
+		return "fifo";
+	case S_IFSOCK:
+		return "sock";
+	}
+	return "unknown";
+}
+
+/* " dev=M:m ino=N type=T" for a positive dentry, as stat(2) reports them. */
+static void ns_put_object(struct ns_buf *sb, struct dentry *dentry)
+{
+	struct inode *inode = d_inode(dentry);
+	dev_t dev = dentry->d_sb->s_dev;
+
+	if (!inode) {
+		ns_puts(sb, " type=negative");
+		return;
+	}
+	ns_printf(sb, " dev=%u:%u ino=%lu type=%s", MAJOR(dev), MINOR(dev),
+		  inode->i_ino, ns_type_name(inode->i_mode));
+}
+
+/* " path=<d_path> dev=.. ino=.. type=.." */
+static void ns_put_path(struct ns_buf *sb, const struct path *path)
+{
+	char *buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	char *p;
+
+	ns_puts(sb, " path=");
+	p = buf ? d_path(path, buf, PATH_MAX) : ERR_PTR(-ENOMEM);
+	if (IS_ERR(p))
+		ns_put_errno(sb, PTR_ERR(p));
+	else
+		ns_put_escaped(sb, p, strlen(p));
+	kfree(buf);
+	ns_put_object(sb, path->dentry);
+}
+
+/* ------------------------------------------------------------------ */
+/* Steps: one `step` line per component                                */
+
+/* Leave this much room in the trace for the lines that end a walk. */
+#define NS_TRACE_RESERVE 512
+
+static void ns_step_begin(struct nameidata *nd)
+{
+	struct ns_buf *sb = nd->trace;
+	size_t need = nd->last.len * 4 + NS_TRACE_RESERVE;
+
+	memset(&nd->step, 0, sizeof(nd->step));
+	nd->steps++;
+	if (!sb || ns_buf_left(sb) < need)
+		return;
+	nd->step.shown = true;
+	nd->steps_shown++;
+	ns_printf(sb, "step n=%d mode=%s name=", nd->steps,
+		  ns_mode_names[nd->mode]);
+	ns_put_escaped(sb, nd->last.name, nd->last.len);
+}
+
+static void ns_step_end(struct nameidata *nd, int err)
+{
+	struct ns_buf *sb = nd->trace;
+	struct ns_step *st = &nd->step;
+
+	if (!st->shown)
+		return;
+	ns_printf(sb, " how=%s", st->how ? st->how : "none");
+	if (st->mounts_up)
+		ns_printf(sb, " mounts_up=%d", st->mounts_up);
+	if (st->mounts_down)
+		ns_printf(sb, " mounts_down=%d", st->mounts_down);
+	if (st->managed_stop)
+		ns_puts(sb, " managed=stop");
+	if (st->automount)
+		ns_puts(sb, " automount=kernel");
+	if (st->jump_root)
+		ns_puts(sb, " jump=root");
+	if (err) {
+		ns_puts(sb, " err=");
+		ns_put_errno(sb, err);
+	} else if (!st->link) {
+		ns_put_object(sb, nd->path.dentry);
+	}
+	ns_putc(sb, '\n');
+}
+
+/* The body of a link just picked: written now, it may not live to the end. */
+static void ns_step_link(struct nameidata *nd, const char *body)
+{
+	struct ns_buf *sb = nd->trace;
+	size_t len = strlen(body);
+
+	nd->step.link = true;
+	if (!nd->step.shown)
+		return;
+	ns_printf(sb, " link=%d body=", nd->total_link_count);
+	if (ns_buf_left(sb) < len * 4 + NS_TRACE_RESERVE)
+		ns_puts(sb, "(not-shown)");
+	else
+		ns_put_escaped(sb, body, len);
+}
+
+/* A step line for something that is not a component (the start, a jump). */
+static void ns_step_note(struct nameidata *nd, const char *how,
+			 const char *what)
+{
+	struct ns_buf *sb = nd->trace;
+
+	if (!sb || ns_buf_left(sb) < NS_TRACE_RESERVE)
+		return;
+	ns_printf(sb, "step n=0 mode=%s how=%s at=%s",
+		  ns_mode_names[nd->mode], how, what);
+	ns_put_object(sb, nd->path.dentry);
+	ns_putc(sb, '\n');
+}
+
+/* ------------------------------------------------------------------ */
+/* References, roots and the end of a walk                             */
+
+static void set_root(struct nameidata *nd)
+{
+	ns_vfs_get_root(&nd->root);
+	nd->state |= NS_ROOT_GRABBED;
+}
+
+/* Hand over hand: @path's references replace the walk's current ones. */
+static void path_to_nameidata(struct nameidata *nd, struct path *path)
+{
+	path_put(&nd->path);
+	nd->path = *path;
+	nd->inode = d_inode(path->dentry);
+}
+
+static void nd_jump_root(struct nameidata *nd)
+{
+	if (!nd->root.mnt)
+		set_root(nd);
+	path_put(&nd->path);
+	nd->path = nd->root;
+	path_get(&nd->path);
+	nd->inode = d_inode(nd->path.dentry);
+	nd->state |= NS_JUMPED;
+}
+
+static void put_link(struct nameidata *nd)
+{
+	struct ns_saved *last = nd->stack + --nd->depth;
+
+	do_delayed_call(&last->done);
+	path_put(&last->link);
+}
+
+static void terminate_walk(struct nameidata *nd)
+{
+	while (nd->depth)
+		put_link(nd);
+	if (nd->path.dentry) {
+		path_put(&nd->path);
+		nd->path.mnt = NULL;
+		nd->path.dentry = NULL;
+	}
+	if (nd->state & NS_ROOT_GRABBED) {
+		path_put(&nd->root);
+		nd->state &= ~NS_ROOT_GRABBED;
+	}
+	nd->root.mnt = NULL;
+	nd->root.dentry = NULL;
+	if (nd->stack != nd->internal) {
+		kfree(nd->stack);
+		nd->stack = nd->internal;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Mounts                                                              */
+
+/*
+ * follow_managed: from a dentry just found, cross whatever is mounted
+ * on it, down to the top of the stack, asking d_manage() first where
+ * the filesystem wants that (DCACHE_MANAGE_TRANSIT; -EISDIR means "stop
+ * here"), and trigger an uncovered automount point when the walk needs
+ * what is below it (intermediate components, LOOKUP_DIRECTORY,
+ * LOOKUP_AUTOMOUNT, open and create intents), counting it against the
+ * links as the kernel does.  @path holds references on both parts.
+ */
+static int follow_managed(struct nameidata *nd, struct path *path)
+{
+	const unsigned int want_mount = LOOKUP_PARENT | LOOKUP_DIRECTORY |
+		LOOKUP_OPEN | LOOKUP_CREATE | LOOKUP_AUTOMOUNT;
+	struct path before;
+	int err;
+
+	while (ns_vfs_is_managed(path->dentry)) {
+		err = ns_vfs_manage(path);
+		if (err == -EISDIR) {
+			nd->step.managed_stop = true;
+			return 0;
+		}
+		if (err < 0)
+			return err;
+		if (ns_vfs_mount_down(path)) {
+			nd->step.mounts_down++;
+			nd->state |= NS_JUMPED;
+			continue;
+		}
+		if (!ns_vfs_needs_automount(path))
+			return 0;
+		if (!(nd->flags & want_mount) && d_inode(path->dentry))
+			return 0;
+		if (nd->total_link_count++ >= NS_MAXSYMLINKS)
+			return -ELOOP;
+		before = *path;
+		err = ns_vfs_automount(path);
+		nd->step.automount = true;
+		if (err)
+			return err;
+		if (path_equal(path, &before))
+			return 0;
+		nd->state |= NS_JUMPED;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Symlinks                                                            */
+
+static int reserve_stack(struct nameidata *nd)
+{
+	struct ns_saved *p;
+
+	if (nd->depth < NS_EMBEDDED_LEVELS || nd->stack != nd->internal)
+		return 0;
+	p = kmalloc_array(NS_MAXSYMLINKS, sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, nd->internal, sizeof(nd->internal));
+	nd->stack = p;
+	return 0;
+}
+
+/*
+ * Links this walker does not follow by itself yet: procfs "magic"
+ * links jump through nd_jump_link(), which works on the kernel's own
+ * nameidata, so their ->get_link must never be called from here.
+ */
+static bool ns_is_magic_link(struct inode *inode)
+{
+	return !inode->i_link && inode->i_sb->s_magic == PROC_SUPER_MAGIC &&
+		!ns_vfs_is_string_link(inode);
+}
+
+/*
+ * pick_link: push the link in @link onto the stack and return its body
+ * for link_path_walk to walk next; NULL when the body was a pure jump
+ * (only slashes, or empty: the walk stays where it is).
+ */
+static const char *pick_link(struct nameidata *nd, struct path *link)
+{
+	struct inode *inode = d_inode(link->dentry);
+	struct ns_saved *last;
+	const char *res;
+	int err;
+
+	if (nd->total_link_count++ >= NS_MAXSYMLINKS) {
+		path_put(link);
+		return ERR_PTR(-ELOOP);
+	}
+	if (ns_is_magic_link(inode)) {
+		path_put(link);
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	err = reserve_stack(nd);
+	if (err) {
+		path_put(link);
+		return ERR_PTR(err);
+	}
+	last = nd->stack + nd->depth++;
+	last->link = *link;
+	clear_delayed_call(&last->done);
+	last->name = NULL;
+	touch_atime(&last->link);
+
+	res = READ_ONCE(inode->i_link);
+	if (!res) {
+		res = vfs_get_link(link->dentry, &last->done);
+		if (IS_ERR(res))
+			return res;
+	}
+	ns_step_link(nd, res);
+	if (*res == '/') {
+		nd_jump_root(nd);
+		nd->step.jump_root = true;
+		while (*res == '/')
+			res++;
+	}
+	if (*res)
+		return res;
+	put_link(nd);
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* One component                                                       */
+
+/*
+ * step_into: cross mounts on the dentry found, refuse a negative one,
+ * and either move there or, for a link that is to be followed, push it.
+ * Consumes the reference on @dentry.
+ */
+static const char *step_into(struct nameidata *nd, int flags,
+			     struct dentry *dentry)
+{
+	struct path path = { .mnt = mntget(nd->path.mnt), .dentry = dentry };
+	int err;
+
+	err = follow_managed(nd, &path);
+	if (!err && d_is_negative(path.dentry))
+		err = -ENOENT;
+	if (err) {
+		path_put(&path);
+		return ERR_PTR(err);
+	}
+	if (likely(!d_is_symlink(path.dentry)) || (flags & WALK_NOFOLLOW) ||
+	    ((flags & WALK_TRAILING) && !(nd->flags & LOOKUP_FOLLOW))) {
+		path_to_nameidata(nd, &path);
+		return NULL;
+	}
+	return pick_link(nd, &path);
+}
+
+/*
+ * lookup_fast: the dcache only, asking the filesystem to revalidate a
+ * hit where it wants that (DCACHE_OP_REVALIDATE).  NULL means "not
+ * known here": ask the filesystem.
+ */
+static struct dentry *lookup_fast(struct nameidata *nd)
+{
+	struct dentry *dentry;
+	int status;
+
+	dentry = ns_vfs_lookup_cached(nd->path.dentry, &nd->last);
+	if (!dentry)
+		return NULL;
+	nd->step.how = "dcache";
+	if (!(dentry->d_flags & DCACHE_OP_REVALIDATE))
+		return dentry;
+	status = ns_vfs_revalidate(dentry, nd->flags);
+	if (status > 0) {
+		nd->step.how = "revalidated";
+		return dentry;
+	}
+	if (!status)
+		ns_vfs_invalidate(dentry);
+	dput(dentry);
+	nd->step.how = "invalidated";
+	return status ? ERR_PTR(status) : NULL;
+}
+
+static struct dentry *lookup_slow(struct nameidata *nd)
+{
+	nd->step.how = "slow";
+	return ns_vfs_lookup_slow(nd->path.dentry, &nd->last, nd->flags, true);
+}
+
+/*
+ * follow_dotdot, as 4.2 does it: stay at the walk's root; at the root
+ * of a mount, climb to its mountpoint with follow_up() (and again, for
+ * mounts on mount roots); then take the parent, which must still be
+ * inside the mount (a bind mount escaped by rename gives ENOENT).
+ */
+static struct dentry *follow_dotdot(struct nameidata *nd)
+{
+	struct dentry *parent;
+
+	for (;;) {
+#ifndef NS_TEST_BREAK_DOTDOT
+		if (path_equal(&nd->path, &nd->root)) {
+			nd->step.how = "dotdot-root";
+			return dget(nd->path.dentry);
+		}
+#endif
+		if (nd->path.dentry != nd->path.mnt->mnt_root)
+			break;
+		if (!ns_vfs_mount_up(&nd->path)) {
+			nd->step.how = "dotdot-nsroot";
+			return dget(nd->path.dentry);
+		}
+		nd->step.mounts_up++;
+		nd->inode = d_inode(nd->path.dentry);
+	}
+	parent = dget_parent(nd->path.dentry);
+	if (unlikely(!ns_vfs_connected(nd->path.mnt, parent))) {
+		dput(parent);
+		return ERR_PTR(-ENOENT);
+	}
+	return parent;
+}
+
+static const char *handle_dots(struct nameidata *nd, int type)
+{
+	struct dentry *parent;
+
+	if (type != NS_LAST_DOTDOT) {
+		nd->step.how = "dot";
+		return NULL;
+	}
+	nd->step.how = "dotdot";
+	if (!nd->root.mnt)
+		set_root(nd);
+	parent = follow_dotdot(nd);
+	if (IS_ERR(parent))
+		return ERR_CAST(parent);
+	return step_into(nd, WALK_NOFOLLOW, parent);
+}
+
+/*
+ * walk_component: one step.  "." and ".." go to handle_dots(); a name
+ * is looked up in the dcache, then by the filesystem, and stepped into.
+ * A link whose body ends here is dropped once its last name is found.
+ */
+static const char *walk_component(struct nameidata *nd, int flags)
+{
+	struct dentry *dentry;
+	const char *res;
+
+	if (nd->last_type == NS_LAST_ROOT || nd->last_type == NS_LAST_BIND)
+		return NULL;	/* no component: the walk ends where it is */
+	ns_step_begin(nd);
+	if (nd->last_type != NS_LAST_NORM) {
+		if (!(flags & WALK_MORE) && nd->depth)
+			put_link(nd);
+		res = handle_dots(nd, nd->last_type);
+		goto out;
+	}
+	dentry = lookup_fast(nd);
+	if (!dentry)
+		dentry = lookup_slow(nd);
+	if (IS_ERR(dentry)) {
+		res = ERR_CAST(dentry);
+		goto out;
+	}
+	if (!(flags & WALK_MORE) && nd->depth)
+		put_link(nd);
+	res = step_into(nd, flags, dentry);
+out:
+	ns_step_end(nd, IS_ERR(res) ? PTR_ERR(res) : 0);
+	return res;
+}
+
+/* may_lookup: search permission on the directory the walk is in. */
+static int may_lookup(struct nameidata *nd)
+{
+	return ns_vfs_may_exec(&nd->path);
+}
+
+/*
+ * Split off the next component of @name into nd->last, hash it as the
+ * dcache does for this parent, and say what kind of component it is.
+ * Returns the rest of the name (at the '/' or NUL after it).
+ */
+static const char *hash_component(struct nameidata *nd, const char *name,
+				  int *err)
+{
+	const char *end = strchrnul(name, '/');
+
+	nd->last.name = name;
+	nd->last.len = end - name;
+	nd->last_type = NS_LAST_NORM;
+	*err = 0;
+	if (name[0] == '.' && nd->last.len <= 2 &&
+	    (nd->last.len == 1 || name[1] == '.')) {
+		nd->last_type = nd->last.len == 1 ? NS_LAST_DOT : NS_LAST_DOTDOT;
+		if (nd->last_type == NS_LAST_DOTDOT)
+			nd->state |= NS_JUMPED;
+		return end;
+	}
+	nd->state &= ~NS_JUMPED;
+	*err = ns_vfs_hash(nd->path.dentry, &nd->last);
+	return end;
+}
+
+/*
+ * link_path_walk: the whole name but its last component, in one loop:
+ * check search permission on the current directory, take the next
+ * component, and unless it was the last, walk it.  A link found on the
+ * way is pushed and its body walked in turn; the end of a body pops
+ * back to the rest of the name it interrupted.
+ */
+static int link_path_walk(const char *name, struct nameidata *nd)
+{
+	int depth = 0;	/* links pushed by this call; <= nd->depth */
+	int err;
+
+	nd->last_type = NS_LAST_ROOT;
+	nd->flags |= LOOKUP_PARENT;
+	while (*name == '/')
+		name++;
+	if (!*name) {
+		nd->flags &= ~LOOKUP_PARENT;
+		return 0;
+	}
+
+	for (;;) {
+		const char *link;
+
+		err = may_lookup(nd);
+		if (err)
+			return err;
+		name = hash_component(nd, name, &err);
+		if (err)
+			return err;
+
+		while (*name == '/')
+			name++;
+		if (!*name) {
+			/* the end of the name, or of a link's body */
+			if (!depth) {
+				nd->flags &= ~LOOKUP_PARENT;
+				return 0;
+			}
+			name = nd->stack[--depth].name;
+			link = walk_component(nd, 0);
+		} else {
+			link = walk_component(nd, WALK_MORE);
+		}
+		if (unlikely(link)) {
+			if (IS_ERR(link))
+				return PTR_ERR(link);
+			nd->stack[nd->depth - 1].name = name;
+			depth++;
+			name = link;
+			continue;
+		}
+		if (unlikely(!d_can_lookup(nd->path.dentry)))
+			return -ENOTDIR;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Start and end of a walk                                             */
+
+static int path_init(struct nameidata *nd, unsigned int flags)
+{
+	const char *s = nd->name;
+	int err;
+
+	nd->flags = flags;
+	nd->state = NS_JUMPED;
+	nd->depth = 0;
+	nd->total_link_count = 0;
+	nd->stack = nd->internal;
+	nd->root.mnt = NULL;
+	nd->root.dentry = NULL;
+
+	if (*s == '/') {
+		set_root(nd);
+		nd->path = nd->root;
+		path_get(&nd->path);
+		nd->inode = d_inode(nd->path.dentry);
+		ns_step_note(nd, "start", "root");
+		return 0;
+	}
+	if (nd->dfd == AT_FDCWD) {
+		ns_vfs_get_pwd(&nd->path);
+		nd->inode = d_inode(nd->path.dentry);
+		ns_step_note(nd, "start", "cwd");
+		return 0;
+	}
+	err = ns_vfs_get_fd_path(nd->dfd, &nd->path);
+	if (err)
+		return err;
+	nd->inode = d_inode(nd->path.dentry);
+	if (*s && !d_can_lookup(nd->path.dentry))
+		return -ENOTDIR;
+	ns_step_note(nd, "start", "fd");
+	return 0;
+}
+
+/* complete_walk: after a jump, ask the filesystem whether the end is still good. */
+static int complete_walk(struct nameidata *nd)
+{
+	int status;
+
+	if (!(nd->state & NS_JUMPED))
+		return 0;
+	status = ns_vfs_weak_revalidate(nd->path.dentry, nd->flags);
+	if (status > 0)
+		return 0;
+	return status ? status : -ESTALE;
+}
+
+/* lookup_last: the final component of path_lookupat. */
+static const char *lookup_last(struct nameidata *nd)
+{
+	if (nd->last_type == NS_LAST_NORM && nd->last.name[nd->last.len])
+		nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;
+	return walk_component(nd, WALK_TRAILING);
+}
+
+static int path_lookupat(struct nameidata *nd, unsigned int flags,
+			 struct path *path)
+{
+	const char *s;
+	int err;
+
+	err = path_init(nd, flags);
+	s = nd->name;
+	while (!err && !(err = link_path_walk(s, nd))) {
+		s = lookup_last(nd);
+		if (!s)
+			break;
+		if (IS_ERR(s))
+			err = PTR_ERR(s);
+	}
+	if (!err)
+		err = complete_walk(nd);
+	if (!err && (nd->flags & LOOKUP_DIRECTORY) &&
+	    !d_can_lookup(nd->path.dentry))
+		err = -ENOTDIR;
+	if (!err) {
+		*path = nd->path;
+		nd->path.mnt = NULL;
+		nd->path.dentry = NULL;
+	}
+	terminate_walk(nd);
+	return err;
+}
+
+/* The parent, with the last component and its type. */
+struct ns_parent {
+	struct path path;
+	char *last;
+	enum ns_last_type type;
+};
+
+static int path_parentat(struct nameidata *nd, unsigned int flags,
+			 struct ns_parent *parent)
+{
+	int err;
+
+	err = path_init(nd, flags);
+	if (!err)
+		err = link_path_walk(nd->name, nd);
+	if (!err)
+		err = complete_walk(nd);
+	if (!err) {
+		parent->last = nd->last_type == NS_LAST_ROOT ?
+			kstrdup("", GFP_KERNEL) :
+			kmemdup_nul(nd->last.name, nd->last.len, GFP_KERNEL);
+		if (!parent->last)
+			err = -ENOMEM;
+	}
+	if (!err) {
+		parent->type = nd->last_type;
+		parent->path = nd->path;
+		nd->path.mnt = NULL;
+		nd->path.dentry = NULL;
+	}
+	terminate_walk(nd);
+	return err;
+}
+
+/*
+ * mountpoint_last, as 4.2: the final component without revalidation
+ * (umount must work on a dead server), then to the top of its mounts.
+ */
+static const char *mountpoint_last(struct nameidata *nd)
+{
+	struct dentry *dentry;
+	const char *res;
+	struct path path;
+
+	nd->flags &= ~LOOKUP_PARENT;
+	if (nd->last_type == NS_LAST_ROOT || nd->last_type == NS_LAST_BIND)
+		return NULL;
+	ns_step_begin(nd);
+	if (nd->last_type != NS_LAST_NORM) {
+		if (nd->depth)
+			put_link(nd);
+		res = handle_dots(nd, nd->last_type);
+		goto out;
+	}
+	nd->step.how = "dcache";
+	dentry = ns_vfs_lookup_cached(nd->path.dentry, &nd->last);
+	if (!dentry) {
+		nd->step.how = "slow";
+		dentry = ns_vfs_lookup_slow(nd->path.dentry, &nd->last,
+					    nd->flags, false);
+	}
+	if (IS_ERR(dentry)) {
+		res = ERR_CAST(dentry);
+		goto out;
+	}
+	if (nd->depth)
+		put_link(nd);
+	if (d_is_negative(dentry)) {
+		dput(dentry);
+		res = ERR_PTR(-ENOENT);
+		goto out;
+	}
+	path.mnt = mntget(nd->path.mnt);
+	path.dentry = dentry;
+	if (d_is_symlink(dentry) && (nd->flags & LOOKUP_FOLLOW)) {
+		res = pick_link(nd, &path);
+		goto out;
+	}
+	while (ns_vfs_mount_down(&path))
+		nd->step.mounts_down++;
+	path_to_nameidata(nd, &path);
+	res = NULL;
+out:
+	ns_step_end(nd, IS_ERR(res) ? PTR_ERR(res) : 0);
+	return res;
+}
+
+static int path_mountpoint(struct nameidata *nd, unsigned int flags,
+			   struct path *path)
+{
+	const char *s;
+	int err;
+
+	err = path_init(nd, flags);
+	s = nd->name;
+	while (!err && !(err = link_path_walk(s, nd))) {
+		s = mountpoint_last(nd);
+		if (!s)
+			break;
+		if (IS_ERR(s))
+			err = PTR_ERR(s);
+	}
+	if (!err) {
+		*path = nd->path;
+		nd->path.mnt = NULL;
+		nd->path.dentry = NULL;
+		while (ns_vfs_mount_down(path))
+			;
+	}
+	terminate_walk(nd);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* Requests                                                            */
+
+enum ns_req_mode { NS_REQ_LOOKUP, NS_REQ_PARENT, NS_REQ_MOUNTPOINT };
+
+static const char *const ns_req_mode_names[] = {
+	[NS_REQ_LOOKUP] = "lookup",
+	[NS_REQ_PARENT] = "parent",
+	[NS_REQ_MOUNTPOINT] = "mountpoint",
+};
+
+/* Request flags, in the order `request` lists them. */
+enum {
+	NS_RF_FOLLOW	= 0x01,
+	NS_RF_NOFOLLOW	= 0x02,
+	NS_RF_DIRECTORY	= 0x04,
+	NS_RF_EMPTY	= 0x08,
+	NS_RF_REVAL	= 0x10,
+	NS_RF_NOCHECK	= 0x20,
+};
+
+static const char *const ns_rflag_names[] = {
+	"follow", "nofollow", "directory", "empty", "reval", "nocheck",
+};
+
+struct ns_request {
+	enum ns_req_mode mode;
+	unsigned int rflags;
+	bool flags_given;
+	bool has_at;
+	int at;
+	const char *path;
+};
+
+/* What one side (shadow or oracle) found. */
+struct ns_answer {
+	int err;
+	struct path path;
+	char *last;		/* parent mode */
+	int last_type;		/* parent mode; -1 when the oracle cannot say */
+	const char *oracle;	/* which kernel function answered */
+};
+
+static void ns_answer_release(struct ns_answer *a)
+{
+	if (!a->err && a->path.dentry)
+		path_put(&a->path);
+	a->path.mnt = NULL;
+	a->path.dentry = NULL;
+	kfree(a->last);
+	a->last = NULL;
+}
+
+static unsigned int ns_lookup_flags(const struct ns_request *rq)
+{
+	unsigned int flags = 0;
+
+	if (rq->rflags & NS_RF_FOLLOW)
+		flags |= LOOKUP_FOLLOW;
+	if (rq->rflags & NS_RF_DIRECTORY)
+		flags |= LOOKUP_DIRECTORY;
+	if (rq->rflags & NS_RF_EMPTY)
+		flags |= LOOKUP_EMPTY;
+	if (rq->rflags & NS_RF_REVAL)
+		flags |= LOOKUP_REVAL;
+	return flags;
+}
+
+/* The walk's counts, for the `walk` line. */
+struct ns_walk_info {
+	enum ns_walk_mode mode;
+	int restarts;
+	int steps;
+	int steps_shown;
+	int links;
+};
+
+/*
+ * filename_lookup and friends: the retry ladder.  A walk failing with
+ * ESTALE is done once more with LOOKUP_REVAL.  (RCU-walk, in front of
+ * REF-walk, is still to come.)
+ */
+static void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
+			      struct ns_buf *trace, struct ns_walk_info *wi)
+{
+	unsigned int flags = ns_lookup_flags(rq) & ~LOOKUP_EMPTY;
+	struct nameidata nd = {
+		.dfd = rq->has_at ? rq->at : AT_FDCWD,
+		.name = rq->path,
+		.trace = trace,
+		.mode = (flags & LOOKUP_REVAL) ? NS_MODE_REVAL : NS_MODE_REF,
+	};
+	struct ns_parent parent = {};
+
+	a->last_type = -1;
+	/* getname(): the empty name is ENOENT unless AT_EMPTY_PATH. */
+	if (!*rq->path && !(rq->rflags & NS_RF_EMPTY)) {
+		a->err = -ENOENT;
+		goto out;
+	}
+	for (;;) {
+		nd.steps = 0;
+		nd.steps_shown = 0;
+		ns_buf_clear(trace);
+		switch (rq->mode) {
+		case NS_REQ_LOOKUP:
+			a->err = path_lookupat(&nd, flags, &a->path);
+			break;
+		case NS_REQ_MOUNTPOINT:
+			a->err = path_mountpoint(&nd, flags, &a->path);
+			break;
+		case NS_REQ_PARENT:
+			a->err = path_parentat(&nd, flags, &parent);
+			if (!a->err) {
+				a->path = parent.path;
+				a->last = parent.last;
+				a->last_type = parent.type;
+			}
+			break;
+		}
+		if (a->err != -ESTALE || nd.mode == NS_MODE_REVAL)
+			break;
+		wi->restarts++;
+		nd.mode = NS_MODE_REVAL;
+		flags |= LOOKUP_REVAL;
+	}
+out:
+	wi->mode = nd.mode;
+	wi->steps = nd.steps;
+	wi->steps_shown = nd.steps_shown;
+	wi->links = nd.total_link_count;
+}
+
+/* ------------------------------------------------------------------ */
+/* The oracle: the running kernel's own answer                         */
+
+/*
+ * user_path_at() wants the name in the writer's memory, NUL-terminated,
+ * as openat(2) passes it.  Map a private anonymous area in the writer's
+ * address space, copy the name there, ask, and unmap it.
+ */
+static int ns_user_path_at(int dfd, const char *name, unsigned int flags,
+			   struct path *path)
+{
+	size_t len = strlen(name) + 1;
+	size_t size = PAGE_ALIGN(len);
+	unsigned long addr;
+	int err;
+
+	if (!current->mm)
+		return -EFAULT;
+	addr = vm_mmap(NULL, 0, size, PROT_READ | PROT_WRITE,
+		       MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	if (IS_ERR_VALUE(addr))
+		return (int)addr;
+	if (copy_to_user((char __user *)addr, name, len))
+		err = -EFAULT;
+	else
+		err = user_path_at(dfd, (const char __user *)addr, flags, path);
+	vm_munmap(addr, size);
+	return err;
+}
+
+static void ns_oracle_lookup(const struct ns_request *rq, const char *name,
+			     unsigned int flags, struct ns_answer *a)
+{
+	if (rq->has_at || !*name) {
+		a->oracle = "user_path_at";
+		a->err = ns_user_path_at(rq->has_at ? rq->at : AT_FDCWD, name,
+					 flags, &a->path);
+	} else {
+		a->oracle = "kern_path";
+		a->err = kern_path(name, flags, &a->path);
+	}
+}
+
+/*
+ * The last component of @name as path_parentat() sees it, and the name
+ * of its directory: "a/b/" -> "b" in "a/.", ".." -> ".." in ".",
+ * "/" -> none (root) in "/".  Returns the type.
+ */
+static enum ns_last_type ns_split_last(const char *name, char **dir,
+				       char **last)
+{
+	size_t end = strlen(name), start;
+	enum ns_last_type type;
+
+	while (end && name[end - 1] == '/')
+		end--;
+	start = end;
+	while (start && name[start - 1] != '/')
+		start--;
+	if (start == end)
+		type = NS_LAST_ROOT;
+	else if (end - start == 1 && name[start] == '.')
+		type = NS_LAST_DOT;
+	else if (end - start == 2 && name[start] == '.' && name[start + 1] == '.')
+		type = NS_LAST_DOTDOT;
+	else
+		type = NS_LAST_NORM;
+	*last = kmemdup_nul(name + start, end - start, GFP_KERNEL);
+	if (type == NS_LAST_ROOT)
+		*dir = kstrdup(name, GFP_KERNEL);
+	else
+		*dir = kasprintf(GFP_KERNEL, "%.*s.", (int)start, name);
+	return type;
+}
+
+/*
+ * The parent oracle.  Where the kernel exports its own path_parentat
+ * (vfs_path_parent_lookup) it answers; otherwise, and for the types it
+ * will not return, the directory is looked up by the kernel as
+ * "<dirname>/." -- which searches it, follows links to it and wants a
+ * directory, exactly as link_path_walk treats it -- and the last
+ * component is split off the name by text.
+ */
+static void ns_oracle_parent(const struct ns_request *rq, struct ns_answer *a)
+{
+	char *dir = NULL, *last = NULL;
+	enum ns_last_type type;
+
+	type = ns_split_last(rq->path, &dir, &last);
+	if (!dir || !last) {
+		a->err = -ENOMEM;
+		goto out;
+	}
+	if (!rq->has_at && *rq->path && type == NS_LAST_NORM) {
+		struct filename *fn = getname_kernel(rq->path);
+		struct qstr q;
+
+		a->oracle = "vfs_path_parent_lookup";
+		if (IS_ERR(fn)) {
+			a->err = PTR_ERR(fn);
+			goto out;
+		}
+		a->err = ns_compat_path_parent(fn, ns_lookup_flags(rq), &a->path, &q);
+		if (!a->err) {
+			a->last = kmemdup_nul(q.name, q.len, GFP_KERNEL);
+			a->last_type = NS_LAST_NORM;
+		}
+		putname(fn);
+		if (!a->err && !a->last) {
+			path_put(&a->path);
+			a->err = -ENOMEM;
+		}
+		goto out;
+	}
+	ns_oracle_lookup(rq, dir, ns_lookup_flags(rq) & ~LOOKUP_FOLLOW, a);
+	a->oracle = rq->has_at || !*dir ? "user_path_at-dirname" :
+		"kern_path-dirname";
+	if (!a->err) {
+		a->last = last;
+		a->last_type = type;
+		last = NULL;
+	}
+out:
+	kfree(dir);
+	kfree(last);
+}
+
+static void ns_oracle(const struct ns_request *rq, struct ns_answer *a)
+{
+	unsigned int flags = ns_lookup_flags(rq);
+
+	a->last_type = -1;
+	switch (rq->mode) {
+	case NS_REQ_LOOKUP:
+		ns_oracle_lookup(rq, rq->path, flags, a);
+		break;
+	case NS_REQ_MOUNTPOINT:
+		ns_oracle_lookup(rq, rq->path, flags | LOOKUP_MOUNTPOINT, a);
+		break;
+	case NS_REQ_PARENT:
+		if (!*rq->path)
+			ns_oracle_lookup(rq, rq->path, flags, a);
+		else
+			ns_oracle_parent(rq, a);
+		break;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* The verdict                                                         */
+
+enum ns_verdict { NS_MATCH, NS_MISMATCH, NS_RACED, NS_UNCHECKED, NS_VERDICTS };
+
+static const char *const ns_verdict_names[] = {
+	[NS_MATCH] = "match",
+	[NS_MISMATCH] = "mismatch",
+	[NS_RACED] = "raced",
+	[NS_UNCHECKED] = "unchecked",
+};
+
+/* Same errno, or the same dentry on the same vfsmount (and same last). */
+static bool ns_same_answer(const struct ns_answer *x, const struct ns_answer *y)
+{
+	if (x->err || y->err)
+		return x->err == y->err;
+	if (!path_equal(&x->path, &y->path))
+		return false;
+	if (x->last_type < 0 || y->last_type < 0)
+		return true;
+	return x->last_type == y->last_type && !strcmp(x->last, y->last);
+}
+
+/* ------------------------------------------------------------------ */
+/* Statistics and the mismatch log                                     */
+
+enum ns_counter {
+	NS_C_REQUESTS,
+	NS_C_REJECTED,
+	NS_C_SHADOW_OK,
+	NS_C_REVAL_RETRIES,
+	NS_C_VERDICT,	/* NS_VERDICTS slots */
+	NS_C_ERRNO = NS_C_VERDICT + NS_VERDICTS,	/* NS_ERRNO_SLOTS slots */
+	NS_C_ERRNO_OTHER = NS_C_ERRNO + NS_ERRNO_SLOTS,
+	NS_C_NR
+};
+
+static atomic_long_t ns_counters[NS_C_NR];
+
+static void ns_count(enum ns_counter c)
+{
+	atomic_long_inc(&ns_counters[c]);
+}
+
+#define NS_MISMATCH_LOG	64
+#define NS_MISMATCH_MAX	(16 * 1024)	/* bytes kept of each record */
+
+static DEFINE_MUTEX(ns_mismatch_lock);
+static char *ns_mismatch_log[NS_MISMATCH_LOG];
+static unsigned long ns_mismatch_total;
+
+static void ns_log_mismatch(const char *text, size_t len)
+{
+	char *rec = kmemdup_nul(text, min_t(size_t, len, NS_MISMATCH_MAX),
+				GFP_KERNEL);
+
+	if (!rec)
+		return;
+	mutex_lock(&ns_mismatch_lock);
+	kfree(ns_mismatch_log[ns_mismatch_total % NS_MISMATCH_LOG]);
+	ns_mismatch_log[ns_mismatch_total % NS_MISMATCH_LOG] = rec;
+	ns_mismatch_total++;
+	mutex_unlock(&ns_mismatch_lock);
+}
+
+static void ns_clear_mismatches(void)
+{
+	int i;
+
+	mutex_lock(&ns_mismatch_lock);
+	for (i = 0; i < NS_MISMATCH_LOG; i++) {
+		kfree(ns_mismatch_log[i]);
+		ns_mismatch_log[i] = NULL;
+	}
+	ns_mismatch_total = 0;
+	mutex_unlock(&ns_mismatch_lock);
+}
+
+/* ------------------------------------------------------------------ */
+/* One request, end to end                                             */
+
+#define NS_RESULT_MAX	(192 * 1024)
+#define NS_TRACE_MAX	(128 * 1024)
+
+static void ns_put_request(struct ns_buf *sb, const struct ns_request *rq)
+{
+	const char *sep = "";
+	int i;
+
+	ns_printf(sb, "request mode=%s flags=", ns_req_mode_names[rq->mode]);
+	for (i = 0; i < ARRAY_SIZE(ns_rflag_names); i++) {
+		if (rq->rflags & (1 << i)) {
+			ns_printf(sb, "%s%s", sep, ns_rflag_names[i]);
+			sep = ",";
+		}
+	}
+	if (!*sep)
+		ns_puts(sb, "none");
+	if (rq->has_at)
+		ns_printf(sb, " at=%d", rq->at);
+	else
+		ns_puts(sb, " at=cwd");
+	ns_puts(sb, " path=");
+	ns_put_escaped(sb, rq->path, strlen(rq->path));
+	ns_putc(sb, '\n');
+}
+
+static void ns_put_answer(struct ns_buf *sb, const char *who,
+			  const struct ns_answer *a)
+{
+	ns_printf(sb, "%s err=", who);
+	ns_put_errno(sb, a->err);
+	if (!a->err) {
+		ns_put_path(sb, &a->path);
+		if (a->last_type >= 0) {
+			ns_puts(sb, " last=");
+			ns_put_escaped(sb, a->last, strlen(a->last));
+			ns_printf(sb, " last_type=%s",
+				  ns_last_names[a->last_type]);
+		}
+	}
+	if (a->oracle)
+		ns_printf(sb, " oracle=%s", a->oracle);
+	ns_putc(sb, '\n');
+}
+
+/*
+ * Resolve @rq by the kernel, then the shadow, then the kernel again,
+ * and judge.  A difference while rename_lock or mount_lock moved, or
+ * while the kernel disagreed with itself, is a race, not a mismatch.
+ */
+static char *ns_run_request(const struct ns_request *rq, size_t *lenp)
+{
+	struct ns_answer shadow = {}, o1 = {}, o2 = {};
+	struct ns_walk_info wi = {};
+	struct ns_buf out, trace;
+	char *obuf, *tbuf;
+	struct ns_vfs_seq seq;
+	enum ns_verdict verdict;
+	bool check = !(rq->rflags & NS_RF_NOCHECK);
+	bool moved = false;
+
+	obuf = kvmalloc(NS_RESULT_MAX, GFP_KERNEL);
+	tbuf = kvmalloc(NS_TRACE_MAX, GFP_KERNEL);
+	if (!obuf || !tbuf) {
+		kvfree(obuf);
+		kvfree(tbuf);
+		return NULL;
+	}
+	ns_buf_init(&out, obuf, NS_RESULT_MAX);
+	ns_buf_init(&trace, tbuf, NS_TRACE_MAX);
+
+	ns_vfs_seq_begin(&seq);
+	if (check)
+		ns_oracle(rq, &o1);
+	ns_shadow_resolve(rq, &shadow, &trace, &wi);
+	if (check) {
+		ns_oracle(rq, &o2);
+		moved = ns_vfs_seq_moved(&seq);
+	}
+
+	if (!check)
+		verdict = NS_UNCHECKED;
+	else if (ns_same_answer(&shadow, &o1) && ns_same_answer(&o1, &o2))
+		verdict = NS_MATCH;
+	else if (moved || !ns_same_answer(&o1, &o2))
+		verdict = NS_RACED;
+	else
+		verdict = NS_MISMATCH;
+
+	ns_put_request(&out, rq);
+	ns_put_answer(&out, "shadow", &shadow);
+	if (check)
+		ns_put_answer(&out, "kernel", &o1);
+	else
+		ns_puts(&out, "kernel oracle=none reason=nocheck\n");
+	if (check && !ns_same_answer(&o1, &o2))
+		ns_put_answer(&out, "kernel-again", &o2);
+	ns_printf(&out, "verdict %s\n", ns_verdict_names[verdict]);
+	ns_printf(&out, "walk mode=%s restarts=%d steps=%d steps_shown=%d links=%d\n",
+		  ns_mode_names[wi.mode], wi.restarts, wi.steps,
+		  wi.steps_shown, wi.links);
+	ns_puts(&out, tbuf);
+
+	ns_count(NS_C_REQUESTS);
+	ns_count(NS_C_VERDICT + verdict);
+	if (wi.restarts)
+		ns_count(NS_C_REVAL_RETRIES);
+	if (!shadow.err)
+		ns_count(NS_C_SHADOW_OK);
+	else if (-shadow.err < NS_ERRNO_SLOTS && shadow.err < 0)
+		ns_count(NS_C_ERRNO - shadow.err);
+	else
+		ns_count(NS_C_ERRNO_OTHER);
+
+	ns_answer_release(&shadow);
+	ns_answer_release(&o1);
+	ns_answer_release(&o2);
+	kvfree(tbuf);
+
+	*lenp = ns_buf_used(&out);
+	if (verdict == NS_MISMATCH)
+		ns_log_mismatch(obuf, *lenp);
+	return obuf;
+}
+
+/* ------------------------------------------------------------------ */
+/* Parsing a request                                                   */
+
+static const char ns_flags_help[] =
+	"flags= takes a comma list of follow,nofollow,directory,empty,reval,nocheck";
+
+static int ns_parse_flags(char *val, struct ns_request *rq, const char **why)
+{
+	char *tok;
+	int i;
+
+	rq->rflags = 0;
+	rq->flags_given = true;
+	while ((tok = strsep(&val, ",")) != NULL) {
+		for (i = 0; i < ARRAY_SIZE(ns_rflag_names); i++)
+			if (!strcmp(tok, ns_rflag_names[i]))
+				break;
+		if (i == ARRAY_SIZE(ns_rflag_names)) {
+			*why = ns_flags_help;
+			return -EINVAL;
+		}
+		rq->rflags |= 1 << i;
+	}
+	if ((rq->rflags & NS_RF_FOLLOW) && (rq->rflags & NS_RF_NOFOLLOW)) {
+		*why = "flags=follow and nofollow contradict each other";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+enum { NS_KEY_MODE, NS_KEY_FLAGS, NS_KEY_AT, NS_KEY_PATH };
+
+static int ns_parse_option(int key, char *val, struct ns_request *rq,
+			   const char **why)
+{
+	int i;
+
+	switch (key) {
+	case NS_KEY_MODE:
+		for (i = 0; i < ARRAY_SIZE(ns_req_mode_names); i++) {
+			if (!strcmp(val, ns_req_mode_names[i])) {
+				rq->mode = i;
+				return 0;
+			}
+		}
+		*why = !strcmp(val, "open") ?
+			"mode=open is not implemented yet (lookup, parent, mountpoint)" :
+			"mode= must be lookup, parent or mountpoint";
+		return -EINVAL;
+	case NS_KEY_FLAGS:
+		return ns_parse_flags(val, rq, why);
+	case NS_KEY_AT:
+		if (kstrtoint(val, 10, &rq->at)) {
+			*why = "at= takes a file descriptor number";
+			return -EINVAL;
+		}
+		rq->has_at = true;
+		return 0;
+	}
+	*why = "unknown key (keys: mode, flags, at, path)";
+	return -EINVAL;
+}
+
+static int ns_key_index(const char *s, size_t len)
+{
+	static const char *const keys[] = {
+		[NS_KEY_MODE] = "mode",
+		[NS_KEY_FLAGS] = "flags",
+		[NS_KEY_AT] = "at",
+		[NS_KEY_PATH] = "path",
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (strlen(keys[i]) == len && !strncmp(s, keys[i], len))
+			return i;
+	return -1;
+}
+
+/*
+ * The grammar: optional space-separated key=value options, then the
+ * path -- everything after "path=" verbatim, or, when the write does
+ * not start with a known key, the whole write.  One trailing newline
+ * is not part of the request.  @buf is NUL-terminated and modified.
+ */
+static int ns_parse_request(char *buf, size_t len, struct ns_request *rq,
+			    const char **why)
+{
+	unsigned int seen = 0;
+	char *s = buf;
+	int err;
+
+	if (len && buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	if (!len) {
+		*why = "empty request: write a path, or options and path=";
+		return -EINVAL;
+	}
+	if (memchr(buf, '\0', len)) {
+		*why = "the request holds a NUL byte";
+		return -EINVAL;
+	}
+	rq->mode = NS_REQ_LOOKUP;
+	for (;;) {
+		size_t tok = strcspn(s, " ");
+		char *eq = memchr(s, '=', tok);
+		int key = eq ? ns_key_index(s, eq - s) : -1;
+
+		if (key < 0) {
+			if (!seen) {
+				rq->path = buf;	/* the whole write */
+				break;
+			}
+			*why = eq ? "unknown key (keys: mode, flags, at, path)" :
+				"after options, give the path as path=";
+			return -EINVAL;
+		}
+		if (key == NS_KEY_PATH) {
+			rq->path = eq + 1;
+			break;
+		}
+		if (!s[tok]) {
+			*why = "options must be followed by path=";
+			return -EINVAL;
+		}
+		if (seen & BIT(key)) {
+			*why = "a key is given twice";
+			return -EINVAL;
+		}
+		seen |= BIT(key);
+		s[tok] = '\0';
+		err = ns_parse_option(key, eq + 1, rq, why);
+		if (err)
+			return err;
+		s += tok + 1;
+	}
+	if (strlen(rq->path) >= PATH_MAX) {
+		*why = "the path is PATH_MAX (4096) bytes or longer";
+		return -ENAMETOOLONG;
+	}
+	if (!rq->flags_given && rq->mode != NS_REQ_PARENT)
+		rq->rflags = NS_RF_FOLLOW;
+	if (rq->rflags & NS_RF_NOFOLLOW)
+		rq->rflags &= ~NS_RF_FOLLOW;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* debugfs: resolve, stats, mismatches, features                       */
+
+/* The longest request: a PATH_MAX path and every option. */
+#define NS_REQUEST_MAX	(PATH_MAX + 256)
+
+/* Each open file of `resolve` is a session: its own last result. */
+struct ns_session {
+	struct mutex lock;	/* one request at a time; guards result */
+	char *result;
+	size_t len;
+};
+
+static int resolve_open(struct inode *inode, struct file *file)
+{
+	struct ns_session *ss = kzalloc(sizeof(*ss), GFP_KERNEL);
+
+	if (!ss)
+		return -ENOMEM;
+	mutex_init(&ss->lock);
+	file->private_data = ss;
+	return 0;
+}
+
+static int resolve_release(struct inode *inode, struct file *file)
+{
+	struct ns_session *ss = file->private_data;
+
+	kvfree(ss->result);
+	mutex_destroy(&ss->lock);
+	kfree(ss);
+	return 0;
+}
+
+static void ns_session_set(struct ns_session *ss, char *result, size_t len)
+{
+	kvfree(ss->result);
+	ss->result = result;
+	ss->len = len;
+}
+
+static void ns_session_error(struct ns_session *ss, int err, const char *why)
+{
+	char *msg = kvmalloc(256, GFP_KERNEL);
+	struct ns_buf sb;
+
+	if (!msg) {
+		ns_session_set(ss, NULL, 0);
+		return;
+	}
+	ns_buf_init(&sb, msg, 256);
+	ns_puts(&sb, "error err=");
+	ns_put_errno(&sb, err);
+	ns_printf(&sb, " reason=%s\n", why);
+	ns_session_set(ss, msg, ns_buf_used(&sb));
+}
+
+static ssize_t resolve_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	struct ns_session *ss = file->private_data;
+	struct ns_request rq = {};
+	const char *why = NULL;
+	char *buf, *result;
+	size_t len;
+	int err;
+
+	mutex_lock(&ss->lock);
+	if (count > NS_REQUEST_MAX) {
+		err = -ENAMETOOLONG;
+		why = "request longer than PATH_MAX and its options";
+		goto reject;
+	}
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf)) {
+		err = PTR_ERR(buf);
+		why = "cannot read the request";
+		goto reject;
+	}
+	err = ns_parse_request(buf, count, &rq, &why);
+	if (err) {
+		kfree(buf);
+		goto reject;
+	}
+	result = ns_run_request(&rq, &len);
+	kfree(buf);
+	if (!result) {
+		err = -ENOMEM;
+		why = "out of memory";
+		goto reject;
+	}
+	ns_session_set(ss, result, len);
+	*ppos = 0;	/* the next read() starts at the new result */
+	mutex_unlock(&ss->lock);
+	return count;
+
+reject:
+	ns_count(NS_C_REJECTED);
+	ns_session_error(ss, err, why);
+	*ppos = 0;
+	mutex_unlock(&ss->lock);
+	return err;
+}
+
+static ssize_t resolve_read(struct file *file, char __user *ubuf, size_t count,
+			    loff_t *ppos)
+{
+	struct ns_session *ss = file->private_data;
+	ssize_t ret;
+
+	mutex_lock(&ss->lock);
+	ret = simple_read_from_buffer(ubuf, count, ppos, ss->result, ss->len);
+	mutex_unlock(&ss->lock);
+	return ret;
+}
+
+static const struct file_operations resolve_fops = {
+	.owner = THIS_MODULE,
+	.open = resolve_open,
+	.release = resolve_release,
+	.read = resolve_read,
+	.write = resolve_write,
+	.llseek = default_llseek,
+};
+
+static int stats_show(struct seq_file *m, void *unused)
+{
+	int i;
+
+	seq_printf(m, "requests %ld\n", atomic_long_read(&ns_counters[NS_C_REQUESTS]));
+	seq_printf(m, "rejected %ld\n", atomic_long_read(&ns_counters[NS_C_REJECTED]));
+	for (i = 0; i < NS_VERDICTS; i++)
+		seq_printf(m, "verdict_%s %ld\n", ns_verdict_names[i],
+			   atomic_long_read(&ns_counters[NS_C_VERDICT + i]));
+	seq_printf(m, "reval_retries %ld\n",
+		   atomic_long_read(&ns_counters[NS_C_REVAL_RETRIES]));
+	seq_printf(m, "shadow_ok %ld\n", atomic_long_read(&ns_counters[NS_C_SHADOW_OK]));
+	for (i = 1; i < NS_ERRNO_SLOTS; i++) {
+		long n = atomic_long_read(&ns_counters[NS_C_ERRNO + i]);
+
+		if (!n)
+			continue;
+		if (i < ARRAY_SIZE(ns_errno_names) && ns_errno_names[i])
+			seq_printf(m, "errno %s %ld\n", ns_errno_names[i], n);
+		else
+			seq_printf(m, "errno %d %ld\n", i, n);
+	}
+	seq_printf(m, "errno other %ld\n",
+		   atomic_long_read(&ns_counters[NS_C_ERRNO_OTHER]));
+	return 0;
+}
+
+static int stats_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, stats_show, NULL);
+}
+
+/* Writing "reset" to `stats` zeroes the counters. */
+static ssize_t stats_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	char buf[8] = {};
+	int i;
+
+	if (count >= sizeof(buf) || copy_from_user(buf, ubuf, count))
+		return -EINVAL;
+	if (strcmp(strim(buf), "reset"))
+		return -EINVAL;
+	for (i = 0; i < NS_C_NR; i++)
+		atomic_long_set(&ns_counters[i], 0);
+	return count;
+}
+
+static const struct file_operations stats_fops = {
+	.owner = THIS_MODULE,
+	.open = stats_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = stats_write,
+};
+
+static int mismatches_show(struct seq_file *m, void *unused)
+{
+	unsigned long first, n;
+
+	mutex_lock(&ns_mismatch_lock);
+	first = ns_mismatch_total > NS_MISMATCH_LOG ?
+		ns_mismatch_total - NS_MISMATCH_LOG : 0;
+	seq_printf(m, "mismatches total=%lu shown=%lu\n", ns_mismatch_total,
+		   ns_mismatch_total - first);
+	for (n = first; n < ns_mismatch_total; n++)
+		seq_printf(m, "mismatch n=%lu\n%s", n + 1,
+			   ns_mismatch_log[n % NS_MISMATCH_LOG]);
+	mutex_unlock(&ns_mismatch_lock);
+	return 0;
+}
+
+static int mismatches_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, mismatches_show, NULL);
+}
+
+/* Writing anything to `mismatches` empties the log. */
+static ssize_t mismatches_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	ns_clear_mismatches();
+	return count;
+}
+
+static const struct file_operations mismatches_fops = {
+	.owner = THIS_MODULE,
+	.open = mismatches_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = mismatches_write,
+};
 
 static int features_show(struct seq_file *m, void *unused)
 {
 	ns_model_show_features(m);
+	seq_puts(m, "walk ref=y rcu=n reval-retry=y symlinks=strings magic=refused\n");
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(features);
+
+/* ------------------------------------------------------------------ */
+/* Module life cycle                                                   */
+
+static struct dentry *ns_debugfs_dir;
 
 static int ns_parse_ksym_source(enum ns_ksym_source *src)
 {
@@ -66,6 +1926,11 @@ static int __init namei_shadow_init(void)
 
 	debugfs_create_file("features", 0400, ns_debugfs_dir, NULL,
 			    &features_fops);
+	debugfs_create_file("resolve", 0600, ns_debugfs_dir, NULL,
+			    &resolve_fops);
+	debugfs_create_file("stats", 0600, ns_debugfs_dir, NULL, &stats_fops);
+	debugfs_create_file("mismatches", 0600, ns_debugfs_dir, NULL,
+			    &mismatches_fops);
 	pr_info("loaded; see /sys/kernel/debug/namei_shadow/\n");
 	return 0;
 }
@@ -73,6 +1938,7 @@ static int __init namei_shadow_init(void)
 static void __exit namei_shadow_exit(void)
 {
 	debugfs_remove_recursive(ns_debugfs_dir);
+	ns_clear_mismatches();
 	ns_model_exit();
 }
 

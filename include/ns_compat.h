@@ -6,9 +6,11 @@
 #ifndef NS_COMPAT_H
 #define NS_COMPAT_H
 
+#include <linux/namei.h>
+
 /*
  * Kbuild probes the kernel's headers and defines NS_COMPAT_* for what
- * they lack, so no version numbers are compared here.
+ * they lack or spell differently, so no version numbers are compared.
  */
 #ifdef NS_COMPAT_DECLARE_VFS_PATH_LOOKUP
 struct dentry;
@@ -18,5 +20,29 @@ struct path;
 int vfs_path_lookup(struct dentry *dentry, struct vfsmount *mnt,
 		    const char *name, unsigned int flags, struct path *path);
 #endif
+
+/*
+ * vfs_path_parent_lookup(): Debian's 6.1 has the form that also returns
+ * the type of the last component; 6.12 returns -EINVAL for any type but
+ * LAST_NORM instead.  Either way: the parent of a LAST_NORM name.
+ */
+static inline int ns_compat_path_parent(struct filename *name,
+					unsigned int flags,
+					struct path *parent,
+					struct qstr *last)
+{
+#ifdef NS_COMPAT_PATH_PARENT_TYPE
+	int type, err;
+
+	err = vfs_path_parent_lookup(name, flags, parent, last, &type, NULL);
+	if (!err && type != LAST_NORM) {
+		path_put(parent);
+		err = -EINVAL;
+	}
+	return err;
+#else
+	return vfs_path_parent_lookup(name, flags, parent, last, NULL);
+#endif
+}
 
 #endif /* NS_COMPAT_H */

@@ -6,9 +6,15 @@
 #ifndef NS_MODEL_H
 #define NS_MODEL_H
 
-struct seq_file;
+#include <linux/types.h>
 
-/* How the unexported kernel symbols are located (module parameter). */
+struct dentry;
+struct inode;
+struct path;
+struct qstr;
+struct seq_file;
+struct vfsmount;
+
 /* How kallsyms_lookup_name, found by a kprobe, is called. */
 enum ns_ksym_source {
 	NS_KSYM_SRC_AUTO,	/* directly where IBT allows, else the gate */
@@ -19,5 +25,46 @@ enum ns_ksym_source {
 int ns_model_init(enum ns_ksym_source src);
 void ns_model_exit(void);
 void ns_model_show_features(struct seq_file *m);
+
+/* Where a walk starts: the writer's root, cwd, or one of its fds. */
+void ns_vfs_get_root(struct path *root);
+void ns_vfs_get_pwd(struct path *pwd);
+int ns_vfs_get_fd_path(int fd, struct path *path);
+
+/* Names: hashing as the running kernel does, for the directory @parent. */
+int ns_vfs_hash(struct dentry *parent, struct qstr *name);
+
+/* Permission to search @dir (MAY_EXEC), with the caller's credentials. */
+int ns_vfs_may_exec(const struct path *dir);
+
+/* The dcache. */
+struct dentry *ns_vfs_lookup_cached(struct dentry *parent,
+				    const struct qstr *name);
+int ns_vfs_revalidate(struct dentry *dentry, unsigned int flags);
+int ns_vfs_weak_revalidate(struct dentry *dentry, unsigned int flags);
+void ns_vfs_invalidate(struct dentry *dentry);
+struct dentry *ns_vfs_lookup_slow(struct dentry *dir, const struct qstr *name,
+				  unsigned int flags, bool revalidate);
+bool ns_vfs_connected(struct vfsmount *mnt, struct dentry *dentry);
+bool ns_vfs_is_string_link(const struct inode *inode);
+
+/* The mount table.  @path holds references on both its parts. */
+int ns_vfs_manage(struct path *path);
+bool ns_vfs_mount_down(struct path *path);
+bool ns_vfs_mount_up(struct path *path);
+bool ns_vfs_needs_automount(const struct path *path);
+int ns_vfs_automount(struct path *path);
+bool ns_vfs_is_mounted_on(const struct dentry *dentry);
+bool ns_vfs_is_managed(const struct dentry *dentry);
+
+/* Has the dcache or mount table changed since @seq? */
+struct ns_vfs_seq {
+	unsigned int rename;
+	unsigned int mount;
+};
+
+void ns_vfs_seq_begin(struct ns_vfs_seq *seq);
+bool ns_vfs_seq_moved(const struct ns_vfs_seq *seq);
+bool ns_vfs_mount_seq_readable(void);
 
 #endif /* NS_MODEL_H */

@@ -6,6 +6,10 @@
 # builds in the M= directory, so each release gets a directory of
 # symlinks to the sources and the kernels never share an object file.
 # Any compiler warning fails the build.
+#
+# NS_BREAK=dotdot builds, into build/RELEASE/module-broken-dotdot, a
+# deliberately broken walker whose ".." ignores the walk's root: the
+# harness uses it to show that the suite can fail.
 
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -26,7 +30,8 @@ link_tree() {
 
 build() {
 	local dir=$1 log=$1/build.log
-	if ! make -C "$kdir" M="$dir" W=1 ${NS_SPARSE:+C=2} modules >"$log" 2>&1; then
+	shift
+	if ! make -C "$kdir" M="$dir" W=1 ${NS_SPARSE:+C=2} "$@" modules >"$log" 2>&1; then
 		cat "$log" >&2
 		ns_die "build failed in $dir for $rel"
 	fi
@@ -36,6 +41,12 @@ build() {
 	fi
 }
 
+if [ "${NS_BREAK:-}" = dotdot ]; then
+	link_tree "$out/module-broken-dotdot" "$top" Kbuild namei_shadow.c dcache_model.c include
+	build "$out/module-broken-dotdot" NS_TEST_BREAK_DOTDOT=y
+	echo "$out/module-broken-dotdot"
+	exit 0
+fi
 link_tree "$out/module" "$top" Kbuild namei_shadow.c dcache_model.c include
 link_tree "$out/testmods" "$top/selftests/modules" Kbuild $(cd "$top/selftests/modules" && ls ./*.c | sed 's|^\./||')
 build "$out/module"

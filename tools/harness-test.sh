@@ -70,6 +70,26 @@ expect 125 "FAIL .*splat.*(WARNING|deliberate WARN)" "a module that WARNs fails 
 expect 126 "FAIL .*no exit status" "a guest that dies without an exit status fails" \
 	-t 60 sh -c 'echo o >/proc/sysrq-trigger; sleep 30'
 
+# A walker broken on purpose (".." ignores the root) must fail the
+# resolve tests, and both oracles must catch it: the in-kernel
+# cross-check and the stat(2) oracle.
+broken=$(NS_BREAK=dotdot "$top/tools/build-module.sh" "$rel" 2>"$err")
+if [ -n "$broken" ]; then
+	NS_KEEP_RUNS=0 "$top/tools/vm-run.sh" -k "$rel" -t 300 sh -c \
+		"insmod $broken/namei-shadow.ko && $top/build/selftests/resolve_test; rc=\$?; rmmod namei_shadow; exit \$rc" \
+		>"$err" 2>&1
+	rc=$?
+	if [ "$rc" = 1 ] && grep -q 'FAIL  walk.chroot_root_dotdot' "$err" &&
+	   grep -q 'cross-check failed' "$err" && grep -q 'stat oracle: st_ino differs' "$err"; then
+		result 0 "a broken walker fails the cross-check and the stat oracle (exit $rc)"
+	else
+		echo "expected exit 1 with both oracles failing chroot_root_dotdot, got exit $rc" >>"$err"
+		result 1 "a broken walker fails the cross-check and the stat oracle"
+	fi
+else
+	result 1 "a broken walker builds"
+fi
+
 # The summary counts a failing case as a failure, whatever else passed.
 counts=$(printf 'ok 1 a\nnot ok 2 b\nok 3 c # SKIP x\n#ok 4 d\n' | "$top/tools/tap-summary.sh")
 echo "tap-summary gave '$counts'" >"$err"

@@ -1,0 +1,785 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of the shadow walker through /sys/kernel/debug/namei_shadow/resolve.
+ *
+ * Every case is resolved by the shadow and by the kernel inside the
+ * module, and must come back with verdict "match" AND the expected
+ * errno; every success is also checked against a second, independent
+ * oracle: stat(2)/lstat(2) from here, which must report the same
+ * st_dev and st_ino.  The cases run over a scratch tree built on a
+ * fresh tmpfs /tmp in a private mount namespace; every scratch mount
+ * must unmount afterwards (a leaked reference would make it busy).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <regex.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#define NS_DIR		"/sys/kernel/debug/namei_shadow"
+#define RESOLVE		NS_DIR "/resolve"
+#define STATS		NS_DIR "/stats"
+#define MISMATCHES	NS_DIR "/mismatches"
+#define T		"/tmp/nst"
+#define NOBODY		65534
+#define RESULT_MAX	(256 * 1024)
+
+/* ------------------------------------------------------------------ */
+/* Talking to resolve                                                  */
+
+struct result {
+	char *text;
+	int write_errno;	/* errno of a refused write, else 0 */
+	char shadow_err[32];
+	char kernel_err[32];
+	char verdict[16];
+	char dev[32];
+	unsigned long ino;
+	char type[16];
+	char last[NAME_MAX * 4 + 1];
+	char last_type[16];
+};
+
+static void result_free(struct result *r)
+{
+	free(r->text);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The value of "key=" in @line (up to the next space), or "". */
+static void field(const char *line, const char *key, char *out, size_t size)
+{
+	size_t klen = strlen(key);
+	const char *p = line;
+
+	out[0] = '\0';
+	while ((p = strstr(p, key)) != NULL) {
+		if ((p == line || p[-1] == ' ') && p[klen] == '=') {
+			size_t n = strcspn(p + klen + 1, " \n");
+
+			if (n >= size)
+				n = size - 1;
+			memcpy(out, p + klen + 1, n);
+			out[n] = '\0';
+			return;
+		}
+		p += klen;
+	}
+}
+
+/* The line of @text starting with "@prefix ", or NULL. */
+static const char *line_of(const char *text, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	const char *p = text;
+
+	while (p && *p) {
+		if (!strncmp(p, prefix, n) && p[n] == ' ')
+			return p;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+static char *read_result(int fd)
+{
+	char *buf = malloc(RESULT_MAX);
+	ssize_t n;
+
+	if (!buf)
+		return NULL;
+	n = pread(fd, buf, RESULT_MAX - 1, 0);
+	if (n < 0)
+		n = 0;
+	buf[n] = '\0';
+	return buf;
+}
+
+static void parse_result(struct result *r)
+{
+	const char *l;
+	char ino[32];
+
+	l = line_of(r->text, "shadow");
+	if (l) {
+		field(l, "err", r->shadow_err, sizeof(r->shadow_err));
+		field(l, "dev", r->dev, sizeof(r->dev));
+		field(l, "ino", ino, sizeof(ino));
+		r->ino = strtoul(ino, NULL, 10);
+		field(l, "type", r->type, sizeof(r->type));
+		field(l, "last", r->last, sizeof(r->last));
+		field(l, "last_type", r->last_type, sizeof(r->last_type));
+	}
+	l = line_of(r->text, "kernel");
+	if (l)
+		field(l, "err", r->kernel_err, sizeof(r->kernel_err));
+	l = line_of(r->text, "verdict");
+	if (l)
+		sscanf(l, "verdict %15s", r->verdict);
+}
+
+/* One request of @len bytes; the result (or the reason it was refused). */
+static int resolve_len(int fd, const char *req, size_t len, struct result *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (write(fd, req, len) < 0)
+		r->write_errno = errno;
+	r->text = read_result(fd);
+	if (!r->text)
+		return -1;
+	parse_result(r);
+	return 0;
+}
+
+static int resolve(int fd, const char *req, struct result *r)
+{
+	return resolve_len(fd, req, strlen(req), r);
+}
+
+static const char *errno_name(int e)
+{
+	static const struct { int e; const char *name; } names[] = {
+		{ 0, "0" }, { ENOENT, "-ENOENT" }, { ENOTDIR, "-ENOTDIR" },
+		{ EACCES, "-EACCES" }, { EBADF, "-EBADF" }, { ELOOP, "-ELOOP" },
+		{ ENAMETOOLONG, "-ENAMETOOLONG" }, { EINVAL, "-EINVAL" },
+		{ EXDEV, "-EXDEV" }, { EPERM, "-EPERM" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].e == e)
+			return names[i].name;
+	return "?";
+}
+
+static long stat_counter(const char *name)
+{
+	FILE *f = fopen(STATS, "r");
+	char key[64];
+	long v, found = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld", key, &v) == 2)
+		if (!strcmp(key, name))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+/* ------------------------------------------------------------------ */
+/* The scratch tree                                                    */
+
+static void must(int ok, const char *what)
+{
+	if (!ok) {
+		fprintf(stderr, "# setup: %s: %s\n", what, strerror(errno));
+		exit(KSFT_FAIL);
+	}
+}
+
+static void mkfile(const char *path)
+{
+	int fd = open(path, O_CREAT | O_WRONLY, 0644);
+
+	must(fd >= 0, path);
+	close(fd);
+}
+
+static void mkdir_p(const char *path, mode_t mode)
+{
+	must(!mkdir(path, mode) || errno == EEXIST, path);
+}
+
+/*
+ * T/dir/{sub/,file}  T/file  T/noexec/child (mode 0700)
+ * T/mnt: a tmpfs, holding inside
+ * T/stack: two tmpfs on one directory, lower hidden, top visible
+ * T/bindsrc/sub/deep, with T/bind a bind mount of T/bindsrc/sub
+ * T/jail/inner (for chroot)   T/lnk -> dir  T/lnk2file -> file
+ * T/dangling -> nowhere
+ */
+static void build_tree(void)
+{
+	must(!unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)");
+	must(!mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), "make / private");
+	must(!mount("nst", "/tmp", "tmpfs", 0, "mode=1777"), "tmpfs on /tmp");
+	mkdir_p(T, 0755);
+	mkdir_p(T "/dir", 0755);
+	mkdir_p(T "/dir/sub", 0755);
+	mkfile(T "/dir/file");
+	mkfile(T "/file");
+	mkdir_p(T "/noexec", 0700);
+	mkfile(T "/noexec/child");
+	mkdir_p(T "/mnt", 0755);
+	must(!mount("nst-mnt", T "/mnt", "tmpfs", 0, NULL), "tmpfs on mnt");
+	mkfile(T "/mnt/inside");
+	mkdir_p(T "/stack", 0755);
+	must(!mount("nst-lower", T "/stack", "tmpfs", 0, NULL), "lower tmpfs");
+	mkfile(T "/stack/lower");
+	must(!mount("nst-top", T "/stack", "tmpfs", 0, NULL), "top tmpfs");
+	mkfile(T "/stack/top");
+	mkdir_p(T "/bindsrc", 0755);
+	mkdir_p(T "/bindsrc/sub", 0755);
+	mkfile(T "/bindsrc/sub/deep");
+	mkdir_p(T "/bind", 0755);
+	must(!mount(T "/bindsrc/sub", T "/bind", NULL, MS_BIND, NULL), "bind mount");
+	mkdir_p(T "/jail", 0755);
+	mkfile(T "/jail/inner");
+	must(!symlink("dir", T "/lnk"), "lnk");
+	must(!symlink("file", T "/lnk2file"), "lnk2file");
+	must(!symlink("nowhere", T "/dangling"), "dangling");
+	must(!chdir(T), "chdir");
+}
+
+/* Every scratch mount must go: a reference leaked by a walk makes it busy. */
+static int unmount_tree(void)
+{
+	static const char *const mounts[] = {
+		T "/bind", T "/stack", T "/stack", T "/mnt", "/tmp",
+	};
+	size_t i;
+	int bad = 0;
+
+	must(!chdir("/"), "chdir /");
+	for (i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++) {
+		if (umount2(mounts[i], 0)) {
+			fprintf(stderr, "# umount %s: %s\n", mounts[i], strerror(errno));
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
+/* ------------------------------------------------------------------ */
+/* The table                                                           */
+
+enum at_kind { AT_NONE, AT_DIR, AT_OPATH, AT_FILE, AT_BAD };
+enum setup_kind { SETUP_NONE, SETUP_NOBODY, SETUP_CHROOT };
+enum gen_kind { GEN_NONE, GEN_NAME256_TMPFS, GEN_NAME255_TMPFS,
+		GEN_NAME256_PROCFS, GEN_NAME256_NOEXEC, GEN_PATH4095 };
+
+FIXTURE(walk) {
+	int fd;
+	int dirfd, opathfd, filefd;
+	int rootfd;
+	char path[PATH_MAX + 1];
+};
+
+FIXTURE_VARIANT(walk) {
+	const char *path;
+	const char *mode;	/* NULL: lookup */
+	const char *flags;	/* NULL: the default */
+	enum at_kind at;
+	enum setup_kind setup;
+	enum gen_kind gen;
+	int expect;		/* errno, or 0 */
+	const char *stat_path;	/* success: stat this instead of path */
+	int stat_flags;		/* AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH */
+	const char *last;	/* parent mode */
+	const char *last_type;
+};
+
+#define CASE(name, ...) \
+	FIXTURE_VARIANT_ADD(walk, name) { __VA_ARGS__ }
+
+/* Start points */
+CASE(absolute, .path = T "/dir/file");
+CASE(relative, .path = "dir/file");
+CASE(at_dirfd, .path = "sub", .at = AT_DIR);
+CASE(at_opath_fd, .path = "sub", .at = AT_OPATH);
+CASE(at_file_fd_enotdir, .path = "x", .at = AT_FILE, .expect = ENOTDIR);
+CASE(at_bad_fd_ebadf, .path = "x", .at = AT_BAD, .expect = EBADF);
+CASE(at_bad_fd_absolute_ok, .path = T "/file", .at = AT_BAD);
+CASE(empty_without_flag_enoent, .path = "", .expect = ENOENT);
+CASE(empty_with_flag_cwd, .path = "", .flags = "empty", .stat_path = ".");
+CASE(empty_at_file_fd, .path = "", .flags = "empty", .at = AT_FILE,
+     .stat_flags = AT_EMPTY_PATH);
+CASE(empty_at_dirfd_without_flag, .path = "", .at = AT_DIR, .expect = ENOENT);
+/* Slashes and dots */
+CASE(root, .path = "/");
+CASE(root_slashes, .path = "///");
+CASE(root_dotdot, .path = "/..");
+CASE(root_dotdot_dotdot, .path = "/../..");
+CASE(dot, .path = ".");
+CASE(dotdot, .path = "..");
+CASE(dot_inside, .path = "dir/./sub");
+CASE(double_slash, .path = "dir//sub");
+CASE(trailing_slash_dir, .path = "dir/");
+CASE(trailing_slashes_dir, .path = "dir///");
+CASE(trailing_slash_file_enotdir, .path = "file/", .expect = ENOTDIR);
+CASE(dotdot_after_file_enotdir, .path = "file/..", .expect = ENOTDIR);
+CASE(dot_after_file_enotdir, .path = "file/.", .expect = ENOTDIR);
+/* Errors on the way */
+CASE(intermediate_file_enotdir, .path = "file/x", .expect = ENOTDIR);
+CASE(missing_intermediate_enoent, .path = "missing/x", .expect = ENOENT);
+CASE(missing_trailing_slash_enoent, .path = "missing/", .expect = ENOENT);
+CASE(missing_last_enoent, .path = "dir/missing", .expect = ENOENT);
+CASE(directory_flag_on_file, .path = "file", .flags = "directory",
+     .expect = ENOTDIR);
+CASE(directory_flag_on_dir, .path = "dir", .flags = "directory");
+CASE(name_max_plus_one_tmpfs, .gen = GEN_NAME256_TMPFS, .expect = ENAMETOOLONG);
+CASE(name_max_tmpfs_enoent, .gen = GEN_NAME255_TMPFS, .expect = ENOENT);
+CASE(name_max_plus_one_procfs, .gen = GEN_NAME256_PROCFS, .expect = ENOENT);
+CASE(path_4095_bytes, .gen = GEN_PATH4095);
+/* Permissions, with the writer's credentials */
+CASE(eacces_search, .path = "noexec/child", .setup = SETUP_NOBODY,
+     .expect = EACCES);
+CASE(eacces_over_enoent, .path = "noexec/missing", .setup = SETUP_NOBODY,
+     .expect = EACCES);
+CASE(eacces_dot, .path = "noexec/.", .setup = SETUP_NOBODY, .expect = EACCES);
+CASE(eacces_dotdot, .path = "noexec/..", .setup = SETUP_NOBODY,
+     .expect = EACCES);
+CASE(eacces_over_enametoolong, .gen = GEN_NAME256_NOEXEC,
+     .setup = SETUP_NOBODY, .expect = EACCES);
+CASE(noexec_dir_itself_ok, .path = "noexec", .setup = SETUP_NOBODY);
+CASE(root_searches_noexec, .path = "noexec/child");
+/* Mounts */
+CASE(mount_crossed, .path = "mnt");
+CASE(mount_inside, .path = "mnt/inside");
+CASE(mount_dotdot_out, .path = "mnt/..");
+CASE(mount_dotdot_twice, .path = "mnt/../mnt/..");
+CASE(mount_stack_top, .path = "stack");
+CASE(mount_stack_top_file, .path = "stack/top");
+CASE(mount_stack_lower_hidden, .path = "stack/lower", .expect = ENOENT);
+CASE(mount_stack_dotdot, .path = "stack/..");
+CASE(bind_mount_inside, .path = "bind/deep");
+CASE(bind_mount_dotdot, .path = "bind/..");
+CASE(mountpoint_mode_mount, .path = "mnt", .mode = "mountpoint");
+CASE(mountpoint_mode_stack, .path = "stack", .mode = "mountpoint");
+CASE(mountpoint_mode_plain, .path = "dir/file", .mode = "mountpoint");
+CASE(mountpoint_mode_missing, .path = "dir/missing", .mode = "mountpoint",
+     .expect = ENOENT);
+/* Parent mode: the parent, the last component and its type */
+CASE(parent_norm, .path = "dir/file", .mode = "parent", .stat_path = "dir",
+     .last = "file", .last_type = "norm");
+CASE(parent_norm_missing_last, .path = "dir/nothing", .mode = "parent",
+     .stat_path = "dir", .last = "nothing", .last_type = "norm");
+CASE(parent_norm_trailing_slash, .path = "dir/sub/", .mode = "parent",
+     .stat_path = "dir", .last = "sub", .last_type = "norm");
+CASE(parent_dot, .path = "dir/.", .mode = "parent", .stat_path = "dir",
+     .last = ".", .last_type = "dot");
+CASE(parent_dotdot, .path = "dir/..", .mode = "parent", .stat_path = "dir",
+     .last = "..", .last_type = "dotdot");
+CASE(parent_root, .path = "/", .mode = "parent", .stat_path = "/",
+     .last = "", .last_type = "root");
+CASE(parent_single, .path = "file", .mode = "parent", .stat_path = ".",
+     .last = "file", .last_type = "norm");
+CASE(parent_absolute, .path = T "/mnt/inside", .mode = "parent",
+     .stat_path = T "/mnt", .last = "inside", .last_type = "norm");
+CASE(parent_at_dirfd, .path = "sub/x", .mode = "parent", .at = AT_DIR,
+     .stat_path = T "/dir/sub", .last = "x", .last_type = "norm");
+CASE(parent_enotdir, .path = "file/x", .mode = "parent", .expect = ENOTDIR);
+CASE(parent_enoent, .path = "missing/x", .mode = "parent", .expect = ENOENT);
+/* A chroot'ed writer */
+CASE(chroot_root_dotdot, .path = "/..", .setup = SETUP_CHROOT);
+CASE(chroot_dotdot_inner, .path = "/../../inner", .setup = SETUP_CHROOT);
+CASE(chroot_relative_dotdot, .path = "..", .setup = SETUP_CHROOT);
+/* Revalidating filesystems: the guest's 9p root, procfs */
+CASE(ninep_root_file, .path = "/usr/bin/env");
+CASE(ninep_dir, .path = "/usr/share");
+CASE(procfs_self_status, .path = "/proc/self/status");
+CASE(procfs_missing, .path = "/proc/self/nothing", .expect = ENOENT);
+/* Trailing links and slashes */
+CASE(trailing_link_nofollow, .path = "lnk", .flags = "nofollow",
+     .stat_flags = AT_SYMLINK_NOFOLLOW);
+CASE(trailing_link_follow, .path = "lnk");
+CASE(trailing_link_slash_nofollow, .path = "lnk/", .flags = "nofollow");
+CASE(link_to_file_slash_enotdir, .path = "lnk2file/", .expect = ENOTDIR);
+CASE(dangling_slash_enoent, .path = "dangling/", .expect = ENOENT);
+CASE(dangling_follow_enoent, .path = "dangling", .expect = ENOENT);
+CASE(link_nofollow_directory_enotdir, .path = "lnk",
+     .flags = "nofollow,directory", .expect = ENOTDIR);
+
+FIXTURE_SETUP(walk)
+{
+	self->fd = open(RESOLVE, O_RDWR);
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", RESOLVE, strerror(errno));
+	build_tree();
+	self->rootfd = open("/", O_PATH | O_DIRECTORY);	/* this namespace's */
+	ASSERT_LE(0, self->rootfd);
+	self->dirfd = open(T "/dir", O_RDONLY | O_DIRECTORY);
+	self->opathfd = open(T "/dir", O_PATH);
+	self->filefd = open(T "/file", O_RDONLY);
+	ASSERT_LE(0, self->dirfd);
+	ASSERT_LE(0, self->opathfd);
+	ASSERT_LE(0, self->filefd);
+}
+
+FIXTURE_TEARDOWN(walk)
+{
+	close(self->dirfd);
+	close(self->opathfd);
+	close(self->filefd);
+	/* back to full credentials and the real root */
+	if (seteuid(0) || setegid(0))
+		fprintf(stderr, "# cannot get root back\n");
+	if (fchdir(self->rootfd) || chroot("."))
+		fprintf(stderr, "# cannot leave the chroot\n");
+	EXPECT_EQ(0, unmount_tree()) TH_LOG("a scratch mount stayed busy");
+	close(self->rootfd);
+	close(self->fd);
+}
+
+static int at_fd(FIXTURE_DATA(walk) *self, enum at_kind at)
+{
+	switch (at) {
+	case AT_DIR:
+		return self->dirfd;
+	case AT_OPATH:
+		return self->opathfd;
+	case AT_FILE:
+		return self->filefd;
+	case AT_BAD:
+		return 1000;
+	default:
+		return AT_FDCWD;
+	}
+}
+
+static const char *gen_path(char *buf, enum gen_kind gen, const char *path)
+{
+	const char *prefix = NULL;
+	size_t n = 256;
+
+	switch (gen) {
+	case GEN_NONE:
+		return path;
+	case GEN_NAME255_TMPFS:
+		n = 255;
+		/* fall through */
+	case GEN_NAME256_TMPFS:
+		prefix = "dir/";
+		break;
+	case GEN_NAME256_PROCFS:
+		prefix = "/proc/";
+		break;
+	case GEN_NAME256_NOEXEC:
+		prefix = "noexec/";
+		break;
+	case GEN_PATH4095:
+		/* slashes collapse: 4095 bytes naming T/dir/file */
+		n = 4095 - strlen(T "/dir/file");
+		memset(buf, '/', n);
+		strcpy(buf + n, T "/dir/file");
+		return buf;
+	}
+	strcpy(buf, prefix);
+	memset(buf + strlen(prefix), 'x', n);
+	buf[strlen(prefix) + n] = '\0';
+	return buf;
+}
+
+TEST_F(walk, resolve)
+{
+	const char *path = gen_path(self->path, variant->gen, variant->path);
+	const char *stat_path = variant->stat_path ? variant->stat_path : path;
+	int fd = at_fd(self, variant->at);
+	char *req = malloc(PATH_MAX + 128);
+	struct result r;
+	struct stat st;
+	char dev[32];
+	int n;
+
+	ASSERT_NE(NULL, req);
+	if (variant->setup == SETUP_NOBODY) {
+		ASSERT_EQ(0, setegid(NOBODY));
+		ASSERT_EQ(0, seteuid(NOBODY));
+	} else if (variant->setup == SETUP_CHROOT) {
+		ASSERT_EQ(0, chroot(T "/jail"));
+		ASSERT_EQ(0, chdir("/"));
+	}
+	n = snprintf(req, PATH_MAX + 128, "mode=%s",
+		     variant->mode ? variant->mode : "lookup");
+	if (variant->flags)
+		n += snprintf(req + n, PATH_MAX + 128 - n, " flags=%s", variant->flags);
+	if (variant->at)
+		n += snprintf(req + n, PATH_MAX + 128 - n, " at=%d", fd);
+	snprintf(req + n, PATH_MAX + 128 - n, " path=%s", path);
+
+	ASSERT_EQ(0, resolve(self->fd, req, &r));
+	ASSERT_EQ(0, r.write_errno) TH_LOG("write refused: %s", r.text);
+	EXPECT_STREQ("match", r.verdict)
+		TH_LOG("cross-check failed: shadow and kernel disagree:\n%s", r.text);
+	EXPECT_STREQ(errno_name(variant->expect), r.shadow_err)
+		TH_LOG("wrong errno:\n%s", r.text);
+	if (!variant->expect && !strcmp(r.shadow_err, "0")) {
+		int sfd = variant->stat_path ? AT_FDCWD : fd;
+
+		ASSERT_EQ(0, fstatat(sfd, stat_path, &st, variant->stat_flags))
+			TH_LOG("stat oracle: stat %s: %s", stat_path, strerror(errno));
+		snprintf(dev, sizeof(dev), "%u:%u", major(st.st_dev), minor(st.st_dev));
+		EXPECT_STREQ(dev, r.dev)
+			TH_LOG("stat oracle: st_dev differs:\n%s", r.text);
+		EXPECT_EQ((unsigned long)st.st_ino, r.ino)
+			TH_LOG("stat oracle: st_ino differs:\n%s", r.text);
+	}
+	if (variant->last) {
+		EXPECT_STREQ(variant->last, r.last) TH_LOG("%s", r.text);
+		EXPECT_STREQ(variant->last_type, r.last_type) TH_LOG("%s", r.text);
+	}
+	result_free(&r);
+	free(req);
+}
+
+/* ------------------------------------------------------------------ */
+/* Bad input: a clear errno, a reason to read back, nothing changed    */
+
+static void expect_refused(struct __test_metadata *_metadata, const char *req,
+			   size_t len, int err)
+{
+	int fd = open(RESOLVE, O_RDWR);
+	long before = stat_counter("requests");
+	struct result r;
+	char want[64];
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, resolve_len(fd, req, len, &r));
+	EXPECT_EQ(err, r.write_errno) TH_LOG("request '%.60s': %s", req, r.text);
+	snprintf(want, sizeof(want), "error err=%s reason=", errno_name(err));
+	EXPECT_EQ(0, strncmp(r.text, want, strlen(want))) TH_LOG("read back: %s", r.text);
+	EXPECT_EQ(before, stat_counter("requests")) TH_LOG("a refused request was counted");
+	result_free(&r);
+	close(fd);
+}
+
+TEST(bad_unknown_key)
+{
+	expect_refused(_metadata, "mode=lookup bogus=1 path=/", 26, EINVAL);
+}
+
+TEST(bad_mode_value)
+{
+	expect_refused(_metadata, "mode=sideways path=/", 20, EINVAL);
+}
+
+TEST(bad_flag)
+{
+	expect_refused(_metadata, "flags=follow,sideways path=/", 28, EINVAL);
+}
+
+TEST(bad_contradicting_flags)
+{
+	expect_refused(_metadata, "flags=follow,nofollow path=/", 28, EINVAL);
+}
+
+TEST(bad_at_value)
+{
+	expect_refused(_metadata, "at=three path=x", 15, EINVAL);
+}
+
+TEST(bad_key_twice)
+{
+	expect_refused(_metadata, "mode=lookup mode=parent path=/", 30, EINVAL);
+}
+
+TEST(bad_path_without_key_after_options)
+{
+	expect_refused(_metadata, "mode=lookup /etc", 16, EINVAL);
+}
+
+TEST(bad_embedded_nul)
+{
+	expect_refused(_metadata, "/etc\0/passwd", 12, EINVAL);
+}
+
+TEST(bad_empty_write)
+{
+	expect_refused(_metadata, "", 0, EINVAL);
+	expect_refused(_metadata, "\n", 1, EINVAL);
+}
+
+TEST(bad_path_max)
+{
+	char *req = malloc(PATH_MAX + 16);
+
+	ASSERT_NE(NULL, req);
+	strcpy(req, "path=");
+	memset(req + 5, '/', PATH_MAX);
+	req[5 + PATH_MAX] = '\0';
+	expect_refused(_metadata, req, strlen(req), ENAMETOOLONG);
+	memset(req, 'x', PATH_MAX + 8);
+	expect_refused(_metadata, req, PATH_MAX + 8, ENAMETOOLONG);
+	free(req);
+	req = malloc(3 * PATH_MAX);
+	ASSERT_NE(NULL, req);
+	memset(req, '/', 3 * PATH_MAX);
+	expect_refused(_metadata, req, 3 * PATH_MAX, ENAMETOOLONG);
+	free(req);
+}
+
+/* strlen 4095 is a path; 4096 is not (as getname_kernel has it). */
+TEST(path_max_boundary)
+{
+	char *req = malloc(PATH_MAX + 16);
+	int fd = open(RESOLVE, O_RDWR);
+	struct result r;
+
+	ASSERT_NE(NULL, req);
+	ASSERT_LE(0, fd);
+	strcpy(req, "path=");
+	memset(req + 5, '/', PATH_MAX - 1);
+	req[5 + PATH_MAX - 1] = '\0';
+	ASSERT_EQ(0, resolve(fd, req, &r));
+	EXPECT_EQ(0, r.write_errno);
+	EXPECT_STREQ("match", r.verdict);
+	EXPECT_STREQ("0", r.shadow_err);
+	result_free(&r);
+	close(fd);
+	free(req);
+}
+
+TEST(trailing_newline_ignored)
+{
+	int fd = open(RESOLVE, O_RDWR);
+	struct result r;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, resolve(fd, "/\n", &r));
+	EXPECT_EQ(0, r.write_errno);
+	EXPECT_NE(NULL, strstr(r.text, "request mode=lookup flags=follow at=cwd path=/\n"))
+		TH_LOG("%s", r.text);
+	result_free(&r);
+	close(fd);
+}
+
+/* Names are escaped as mountinfo escapes them; a field never spans a space. */
+TEST(escaped_names)
+{
+	int fd = open(RESOLVE, O_RDWR);
+	struct result r;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, resolve(fd, "path=/no such\tdir\\x", &r));
+	EXPECT_NE(NULL, strstr(r.text, "path=/no\\040such\\011dir\\134x\n"))
+		TH_LOG("%s", r.text);
+	EXPECT_STREQ("-ENOENT", r.shadow_err);
+	result_free(&r);
+	close(fd);
+}
+
+TEST(no_kernel_pointers)
+{
+	int fd = open(RESOLVE, O_RDWR);
+	struct result r;
+	regex_t re;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, regcomp(&re, "[0-9a-fA-F]{12,}", REG_EXTENDED | REG_NOSUB));
+	ASSERT_EQ(0, resolve(fd, "/proc/self/status", &r));
+	EXPECT_NE(0, regexec(&re, r.text, 0, NULL, 0)) TH_LOG("%s", r.text);
+	result_free(&r);
+	regfree(&re);
+	close(fd);
+}
+
+TEST(file_modes)
+{
+	static const char *const files[] = { RESOLVE, STATS, MISMATCHES };
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, stat(files[i], &st));
+		EXPECT_EQ(0600, st.st_mode & 07777) TH_LOG("%s", files[i]);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Sessions: many writes on one fd, concurrent writers on many fds     */
+
+TEST(many_writes_one_fd)
+{
+	static const char *const paths[] = { "/", "/proc", "/usr/bin", "/nonexistent" };
+	int fd = open(RESOLVE, O_RDWR);
+	long before = stat_counter("requests");
+	struct result r;
+	char want[64];
+	int i;
+
+	ASSERT_LE(0, fd);
+	for (i = 0; i < 400; i++) {
+		const char *p = paths[i % 4];
+
+		ASSERT_EQ(0, resolve(fd, p, &r));
+		snprintf(want, sizeof(want), " path=%s\n", p);
+		ASSERT_NE(NULL, strstr(r.text, want)) TH_LOG("write %d: %s", i, r.text);
+		ASSERT_STREQ("match", r.verdict);
+		result_free(&r);
+	}
+	EXPECT_EQ(before + 400, stat_counter("requests"));
+	close(fd);
+}
+
+struct writer {
+	int id;
+	int failures;
+};
+
+static void *writer_main(void *arg)
+{
+	struct writer *w = arg;
+	int fd = open(RESOLVE, O_RDWR);
+	char path[64], want[80];
+	struct result r;
+	int i;
+
+	if (fd < 0) {
+		w->failures++;
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "/proc/self/../%d/../self/writer-%d", w->id, w->id);
+	snprintf(want, sizeof(want), "path=%s\n", path);
+	for (i = 0; i < 100; i++) {
+		if (resolve(fd, path, &r) || !strstr(r.text, want) ||
+		    strcmp(r.verdict, "match"))
+			w->failures++;
+		result_free(&r);
+	}
+	close(fd);
+	return NULL;
+}
+
+TEST(concurrent_writers)
+{
+	struct writer w[4];
+	pthread_t t[4];
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		w[i].id = i + 1;
+		w[i].failures = 0;
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, writer_main, &w[i]));
+	}
+	for (i = 0; i < 4; i++) {
+		pthread_join(t[i], NULL);
+		EXPECT_EQ(0, w[i].failures) TH_LOG("writer %d saw another's result", i + 1);
+	}
+}
+
+/* After all of the above, nothing disagreed. */
+TEST(no_mismatches_logged)
+{
+	FILE *f = fopen(MISMATCHES, "r");
+	char line[256] = "";
+
+	ASSERT_NE(NULL, f);
+	ASSERT_NE(NULL, fgets(line, sizeof(line), f));
+	fclose(f);
+	EXPECT_EQ(0, strncmp(line, "mismatches total=0 ", 19)) TH_LOG("%s", line);
+}
+
+TEST_HARNESS_MAIN
