@@ -204,13 +204,28 @@ static void mkdir_p(const char *path, mode_t mode)
 	must(!mkdir(path, mode) || errno == EEXIST, path);
 }
 
+/* T/chain/l0 -> ../dir, lN -> l(N-1): following lN follows N+1 links. */
+static void build_chain(void)
+{
+	char name[64], target[64];
+	int i;
+
+	mkdir_p(T "/chain", 0755);
+	must(!symlink("../dir", T "/chain/l0"), "chain l0");
+	for (i = 1; i <= 40; i++) {
+		snprintf(name, sizeof(name), T "/chain/l%d", i);
+		snprintf(target, sizeof(target), "l%d", i - 1);
+		must(!symlink(target, name), name);
+	}
+}
+
 /*
  * T/dir/{sub/,file}  T/file  T/noexec/child (mode 0700)
  * T/mnt: a tmpfs, holding inside
  * T/stack: two tmpfs on one directory, lower hidden, top visible
  * T/bindsrc/sub/deep, with T/bind a bind mount of T/bindsrc/sub
  * T/jail/inner (for chroot)   T/lnk -> dir  T/lnk2file -> file
- * T/dangling -> nowhere
+ * T/dangling -> nowhere   T/chain: 41 links (see build_chain)
  */
 static void build_tree(void)
 {
@@ -242,6 +257,8 @@ static void build_tree(void)
 	must(!symlink("dir", T "/lnk"), "lnk");
 	must(!symlink("file", T "/lnk2file"), "lnk2file");
 	must(!symlink("nowhere", T "/dangling"), "dangling");
+	build_chain();
+	mkdir_p(T "/bindsrc/sub/moving", 0755);
 	must(!chdir(T), "chdir");
 }
 
@@ -267,14 +284,14 @@ static int unmount_tree(void)
 /* ------------------------------------------------------------------ */
 /* The table                                                           */
 
-enum at_kind { AT_NONE, AT_DIR, AT_OPATH, AT_FILE, AT_BAD };
-enum setup_kind { SETUP_NONE, SETUP_NOBODY, SETUP_CHROOT };
+enum at_kind { AT_NONE, AT_DIR, AT_OPATH, AT_FILE, AT_BAD, AT_CHAIN };
+enum setup_kind { SETUP_NONE, SETUP_NOBODY, SETUP_CHROOT, SETUP_ESCAPE };
 enum gen_kind { GEN_NONE, GEN_NAME256_TMPFS, GEN_NAME255_TMPFS,
 		GEN_NAME256_PROCFS, GEN_NAME256_NOEXEC, GEN_PATH4095 };
 
 FIXTURE(walk) {
 	int fd;
-	int dirfd, opathfd, filefd;
+	int dirfd, opathfd, filefd, chainfd;
 	int rootfd;
 	char path[PATH_MAX + 1];
 };
@@ -388,6 +405,17 @@ CASE(parent_enoent, .path = "missing/x", .mode = "parent", .expect = ENOENT);
 CASE(chroot_root_dotdot, .path = "/..", .setup = SETUP_CHROOT);
 CASE(chroot_dotdot_inner, .path = "/../../inner", .setup = SETUP_CHROOT);
 CASE(chroot_relative_dotdot, .path = "..", .setup = SETUP_CHROOT);
+/* A bind mount escaped by rename: ".." from outside its root */
+CASE(bind_escape_dotdot_enoent, .path = "..", .setup = SETUP_ESCAPE,
+     .expect = ENOENT);
+CASE(bind_escape_dot_ok, .path = ".", .setup = SETUP_ESCAPE);
+/* The 40-link boundary, relative to a dirfd */
+CASE(at_chain_40_links, .path = "l39", .at = AT_CHAIN, .stat_path = T "/dir");
+CASE(at_chain_41_links_eloop, .path = "l40", .at = AT_CHAIN, .expect = ELOOP);
+CASE(at_chain_41_intermediate_eloop, .path = "l40/file", .at = AT_CHAIN,
+     .expect = ELOOP);
+CASE(at_chain_40_intermediate, .path = "l39/file", .at = AT_CHAIN,
+     .stat_path = T "/dir/file");
 /* Revalidating filesystems: the guest's 9p root, procfs */
 CASE(ninep_root_file, .path = "/usr/bin/env");
 CASE(ninep_dir, .path = "/usr/share");
@@ -414,6 +442,8 @@ FIXTURE_SETUP(walk)
 	self->dirfd = open(T "/dir", O_RDONLY | O_DIRECTORY);
 	self->opathfd = open(T "/dir", O_PATH);
 	self->filefd = open(T "/file", O_RDONLY);
+	self->chainfd = open(T "/chain", O_PATH | O_DIRECTORY);
+	ASSERT_LE(0, self->chainfd);
 	ASSERT_LE(0, self->dirfd);
 	ASSERT_LE(0, self->opathfd);
 	ASSERT_LE(0, self->filefd);
@@ -424,6 +454,7 @@ FIXTURE_TEARDOWN(walk)
 	close(self->dirfd);
 	close(self->opathfd);
 	close(self->filefd);
+	close(self->chainfd);
 	/* back to full credentials and the real root */
 	if (seteuid(0) || setegid(0))
 		fprintf(stderr, "# cannot get root back\n");
@@ -445,9 +476,27 @@ static int at_fd(FIXTURE_DATA(walk) *self, enum at_kind at)
 		return self->filefd;
 	case AT_BAD:
 		return 1000;
+	case AT_CHAIN:
+		return self->chainfd;
 	default:
 		return AT_FDCWD;
 	}
+}
+
+/* What openat(2) (fstatat for AT_EMPTY_PATH) says about the same name. */
+static int userspace_errno(int fd, const char *path, const char *flags)
+{
+	int nofollow = flags && strstr(flags, "nofollow");
+	struct stat st;
+	int ofd;
+
+	if (flags && strstr(flags, "empty"))
+		return fstatat(fd, path, &st, AT_EMPTY_PATH) ? errno : 0;
+	ofd = openat(fd, path, O_PATH | (nofollow ? O_NOFOLLOW : 0));
+	if (ofd < 0)
+		return errno;
+	close(ofd);
+	return 0;
 }
 
 static const char *gen_path(char *buf, enum gen_kind gen, const char *path)
@@ -498,6 +547,10 @@ TEST_F(walk, resolve)
 	if (variant->setup == SETUP_NOBODY) {
 		ASSERT_EQ(0, setegid(NOBODY));
 		ASSERT_EQ(0, seteuid(NOBODY));
+	} else if (variant->setup == SETUP_ESCAPE) {
+		/* cwd inside the bind mount, then moved out of its root */
+		ASSERT_EQ(0, chdir(T "/bind/moving"));
+		ASSERT_EQ(0, rename(T "/bindsrc/sub/moving", T "/bindsrc/moved"));
 	} else if (variant->setup == SETUP_CHROOT) {
 		ASSERT_EQ(0, chroot(T "/jail"));
 		ASSERT_EQ(0, chdir("/"));
@@ -526,6 +579,13 @@ TEST_F(walk, resolve)
 			TH_LOG("stat oracle: st_dev differs:\n%s", r.text);
 		EXPECT_EQ((unsigned long)st.st_ino, r.ino)
 			TH_LOG("stat oracle: st_ino differs:\n%s", r.text);
+	}
+	if (!variant->mode && !(variant->flags && strstr(variant->flags, "directory"))) {
+		/* openat(2) itself must agree with the expected errno */
+		int oerr = userspace_errno(fd, path, variant->flags);
+
+		EXPECT_STREQ(errno_name(variant->expect), errno_name(oerr))
+			TH_LOG("openat(2) from userspace disagrees: %s", strerror(oerr));
 	}
 	if (variant->last) {
 		EXPECT_STREQ(variant->last, r.last) TH_LOG("%s", r.text);
@@ -768,6 +828,71 @@ TEST(concurrent_writers)
 		pthread_join(t[i], NULL);
 		EXPECT_EQ(0, w[i].failures) TH_LOG("writer %d saw another's result", i + 1);
 	}
+}
+
+/* flags=reval: the walk runs with LOOKUP_REVAL from the start, and says so. */
+TEST(reval_flag)
+{
+	int fd = open(RESOLVE, O_RDWR);
+	struct result r;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, resolve(fd, "flags=follow,reval path=/usr/bin/env", &r));
+	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+	EXPECT_NE(NULL, strstr(r.text, "\nwalk mode=reval restarts=0 ")) TH_LOG("%s", r.text);
+	EXPECT_NE(NULL, strstr(r.text, " mode=reval name=env how=revalidated "))
+		TH_LOG("%s", r.text);
+	result_free(&r);
+	ASSERT_EQ(0, resolve(fd, "/usr/bin/env", &r));
+	EXPECT_NE(NULL, strstr(r.text, "\nwalk mode=ref restarts=0 ")) TH_LOG("%s", r.text);
+	result_free(&r);
+	close(fd);
+}
+
+/*
+ * Automount: debugfs's "tracing" mounts tracefs when walked through.
+ * Without a trailing slash or LOOKUP_DIRECTORY the final component is
+ * not triggered (the point itself comes back); with one it is, and the
+ * shadow hands that step to the kernel.  The shadow asks first
+ * (nocheck): the kernel's own lookup would trigger it before.
+ */
+TEST(automount_point)
+{
+	const char *point = "/sys/kernel/debug/tracing";
+	int fd = open(RESOLVE, O_RDWR);
+	struct stat debugfs, st;
+	struct result r;
+	char dev[32];
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, unshare(CLONE_NEWNS));
+	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	umount2(point, MNT_DETACH);	/* if an earlier walk mounted it */
+	ASSERT_EQ(0, stat("/sys/kernel/debug", &debugfs));
+
+	ASSERT_EQ(0, resolve(fd, "flags=nofollow path=/sys/kernel/debug/tracing", &r));
+	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+	snprintf(dev, sizeof(dev), "%u:%u", major(debugfs.st_dev), minor(debugfs.st_dev));
+	EXPECT_STREQ(dev, r.dev) TH_LOG("not triggered: the point itself:\n%s", r.text);
+	EXPECT_EQ(NULL, strstr(r.text, "automount=")) TH_LOG("%s", r.text);
+	result_free(&r);
+
+	ASSERT_EQ(0, resolve(fd, "flags=nocheck path=/sys/kernel/debug/tracing/", &r));
+	EXPECT_STREQ("0", r.shadow_err) TH_LOG("%s", r.text);
+	EXPECT_NE(NULL, strstr(r.text, " automount=kernel")) TH_LOG("%s", r.text);
+	ASSERT_EQ(0, stat("/sys/kernel/debug/tracing/", &st));
+	EXPECT_NE(debugfs.st_dev, st.st_dev) TH_LOG("tracefs was not mounted");
+	snprintf(dev, sizeof(dev), "%u:%u", major(st.st_dev), minor(st.st_dev));
+	EXPECT_STREQ(dev, r.dev) TH_LOG("%s", r.text);
+	result_free(&r);
+
+	/* now mounted: an ordinary crossing, and the kernel agrees */
+	ASSERT_EQ(0, resolve(fd, "/sys/kernel/debug/tracing/trace", &r));
+	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+	EXPECT_NE(NULL, strstr(r.text, "name=tracing how=dcache mounts_down=1"))
+		TH_LOG("%s", r.text);
+	result_free(&r);
+	close(fd);
 }
 
 /* After all of the above, nothing disagreed. */
