@@ -27,6 +27,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/lockref.h>
+#include <linux/magic.h>
 #include <linux/mm.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
@@ -319,45 +320,138 @@ static int ns_ksyms_from_kallsyms(enum ns_ksym_source src)
  * procfs symlinks come in two kinds: string links (/proc/self,
  * /proc/thread-self, proc_symlink()s like /proc/mounts), whose body is
  * a string like any other, and magic links (/proc/<pid>/fd/N, cwd,
- * ...), whose ->get_link jumps through nd_jump_link().  The string
- * kinds are recognised by their inode operations, recorded here from
- * the kernel's own links; anything else on procfs is taken for magic.
+ * root, exe, map_files/..., ns/...), whose ->get_link jumps through
+ * nd_jump_link() on the kernel walker's own nameidata -- from here, an
+ * oops.  Both kinds are fingerprinted at load by the inode operations
+ * of the kernel's own links; at walk time a link is magic if its
+ * operations are a magic fingerprint or, conservatively, if it is a
+ * procfs link without an inline body whose operations are not a string
+ * fingerprint.
  */
 static const char *const ns_string_link_paths[] = {
 	"/proc/self", "/proc/thread-self", "/proc/mounts",
 };
 
-static const struct inode_operations *ns_string_link_ops[ARRAY_SIZE(ns_string_link_paths)];
+static const char *const ns_magic_link_paths[] = {
+	"/proc/self/cwd", "/proc/self/ns/mnt",
+};
 
-static void ns_record_string_links(void)
+static const struct inode_operations *ns_string_link_ops[ARRAY_SIZE(ns_string_link_paths)];
+static const struct inode_operations *ns_magic_link_ops[ARRAY_SIZE(ns_magic_link_paths)];
+
+static int ns_record_link_ops(const char *const *paths, int n,
+			      const struct inode_operations **ops)
 {
 	struct path path;
-	int i;
+	int i, found = 0;
 
-	for (i = 0; i < ARRAY_SIZE(ns_string_link_paths); i++) {
-		if (kern_path(ns_string_link_paths[i], 0, &path))
+	for (i = 0; i < n; i++) {
+		if (kern_path(paths[i], 0, &path))
 			continue;
-		if (d_is_symlink(path.dentry))
-			ns_string_link_ops[i] = d_inode(path.dentry)->i_op;
+		if (d_is_symlink(path.dentry)) {
+			ops[i] = d_inode(path.dentry)->i_op;
+			found++;
+		}
 		path_put(&path);
 	}
+	return found;
+}
+
+static int ns_string_links_found, ns_magic_links_found;
+
+static void ns_record_links(void)
+{
+	ns_string_links_found =
+		ns_record_link_ops(ns_string_link_paths,
+				   ARRAY_SIZE(ns_string_link_paths),
+				   ns_string_link_ops);
+	ns_magic_links_found =
+		ns_record_link_ops(ns_magic_link_paths,
+				   ARRAY_SIZE(ns_magic_link_paths),
+				   ns_magic_link_ops);
+}
+
+static bool ns_ops_in(const struct inode *inode,
+		      const struct inode_operations *const *ops, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (ops[i] && inode->i_op == ops[i])
+			return true;
+	return false;
 }
 
 bool ns_vfs_is_string_link(const struct inode *inode)
 {
-	int i;
+	return ns_ops_in(inode, ns_string_link_ops,
+			 ARRAY_SIZE(ns_string_link_ops));
+}
 
-	for (i = 0; i < ARRAY_SIZE(ns_string_link_ops); i++)
-		if (ns_string_link_ops[i] && inode->i_op == ns_string_link_ops[i])
-			return true;
-	return false;
+bool ns_vfs_is_magic_link(const struct inode *inode)
+{
+	if (ns_ops_in(inode, ns_magic_link_ops, ARRAY_SIZE(ns_magic_link_ops)))
+		return true;
+	return !inode->i_link && inode->i_sb->s_magic == PROC_SUPER_MAGIC &&
+		!ns_vfs_is_string_link(inode);
+}
+
+/*
+ * Follow the magic link @name in @dir, by the kernel: vfs_path_lookup()
+ * installs its own nameidata, so nd_jump_link() runs on the right one.
+ * The link's own checks (ptrace access, map_files' capability) and its
+ * target's errors come back as they are.
+ */
+int ns_vfs_magic_jump(const struct path *dir, const struct qstr *name,
+		      struct path *res)
+{
+	char *component = kmemdup_nul(name->name, name->len, GFP_KERNEL);
+	int err;
+
+	if (!component)
+		return -ENOMEM;
+	err = vfs_path_lookup(dir->dentry, dir->mnt, component, LOOKUP_FOLLOW,
+			      res);
+	kfree(component);
+	return err;
+}
+
+/* A link on a nosymfollow mount is never followed (ELOOP). */
+bool ns_vfs_nosymfollow(const struct vfsmount *mnt)
+{
+	return READ_ONCE(mnt->mnt_flags) & MNT_NOSYMFOLLOW;
+}
+
+/*
+ * fs.protected_symlinks, live: the kernel's variable where kallsyms
+ * found it, otherwise the sysctl file.
+ */
+int ns_vfs_protected_symlinks(void)
+{
+	struct ns_ksym *s = &ns_ksyms[NS_SYM_PROTECTED_SYMLINKS];
+	char buf[16] = {};
+	struct file *file;
+	loff_t pos = 0;
+	ssize_t n;
+	int val;
+
+	if (s->usable)
+		return READ_ONCE(*(int *)s->addr);
+	file = filp_open("/proc/sys/fs/protected_symlinks", O_RDONLY, 0);
+	if (IS_ERR(file))
+		return -1;
+	n = kernel_read(file, buf, sizeof(buf) - 1, &pos);
+	fput(file);
+	if (n <= 0 || kstrtoint(strim(buf), 10, &val))
+		return -1;
+	return val;
 }
 
 int ns_model_init(enum ns_ksym_source src)
 {
 	int err;
 
-	ns_record_string_links();
+	ns_record_links();
 
 	err = ns_ksyms_from_kallsyms(src);
 	if (err)
@@ -396,6 +490,8 @@ void ns_model_show_features(struct seq_file *m)
 		   ns_source_why);
 	for (i = 0; i < NS_SYM_NR; i++)
 		ns_show_ksym(m, &ns_ksyms[i]);
+	seq_printf(m, "links string_fingerprints=%d magic_fingerprints=%d magic_rule=procfs-without-i_link\n",
+		   ns_string_links_found, ns_magic_links_found);
 	for (i = 0; i < ARRAY_SIZE(ns_exports); i++)
 		seq_printf(m, "export %s linked=%s\n", ns_exports[i].name,
 			   ns_exports[i].addr ? "y" : "n");

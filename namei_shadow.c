@@ -27,10 +27,12 @@
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/module.h>
+#include <linux/mnt_idmapping.h>
 #include <linux/mount.h>
 #include <linux/mutex.h>
 #include <linux/namei.h>
 #include <linux/path.h>
+#include <linux/cred.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -102,6 +104,7 @@ struct ns_step {
 	bool automount;
 	bool managed_stop;
 	bool link;
+	bool magic;
 	bool jump_root;
 	bool shown;
 };
@@ -121,6 +124,8 @@ struct nameidata {
 	struct ns_saved internal[NS_EMBEDDED_LEVELS];
 	int dfd;
 	const char *name;
+	umode_t dir_mode;		/* the final component's directory, */
+	vfsuid_t dir_vfsuid;		/* for may_follow_link */
 
 	/* Instrumentation. */
 	struct ns_buf *trace;
@@ -358,10 +363,12 @@ static void ns_step_end(struct nameidata *nd, int err)
 		ns_puts(sb, " automount=kernel");
 	if (st->jump_root)
 		ns_puts(sb, " jump=root");
+	if (st->magic)
+		ns_puts(sb, " magic=kernel");
 	if (err) {
 		ns_puts(sb, " err=");
 		ns_put_errno(sb, err);
-	} else if (!st->link) {
+	} else if (!st->link || st->magic) {
 		ns_put_object(sb, nd->path.dentry);
 	}
 	ns_putc(sb, '\n');
@@ -522,22 +529,64 @@ static int reserve_stack(struct nameidata *nd)
 }
 
 /*
- * Links this walker does not follow by itself yet: procfs "magic"
- * links jump through nd_jump_link(), which works on the kernel's own
- * nameidata, so their ->get_link must never be called from here.
+ * may_follow_link: fs.protected_symlinks, for the trailing link only.
+ * Following is refused (EACCES, root included) when the sysctl is on,
+ * the follower's fsuid does not own the link, the directory holding it
+ * is sticky and world-writable, and that directory's owner does not own
+ * the link either.
  */
-static bool ns_is_magic_link(struct inode *inode)
+#define NS_STICKY_WORLD_WRITABLE 01002	/* S_ISVTX | S_IWOTH */
+
+static int may_follow_link(struct nameidata *nd, const struct path *link)
 {
-	return !inode->i_link && inode->i_sb->s_magic == PROC_SUPER_MAGIC &&
-		!ns_vfs_is_string_link(inode);
+	vfsuid_t owner;
+
+	if (ns_vfs_protected_symlinks() <= 0)
+		return 0;
+	owner = i_uid_into_vfsuid(ns_compat_idmap(link->mnt),
+				  d_inode(link->dentry));
+	if (vfsuid_eq_kuid(owner, current_fsuid()))
+		return 0;
+	if ((nd->dir_mode & NS_STICKY_WORLD_WRITABLE) != NS_STICKY_WORLD_WRITABLE)
+		return 0;
+	if (vfsuid_valid(nd->dir_vfsuid) && vfsuid_eq(nd->dir_vfsuid, owner))
+		return 0;
+	return -EACCES;
 }
 
 /*
- * pick_link: push the link in @link onto the stack and return its body
- * for link_path_walk to walk next; NULL when the body was a pure jump
- * (only slashes, or empty: the walk stays where it is).
+ * A magic link is never asked for its body: the kernel follows that one
+ * link (it jumps, through nd_jump_link(), in a walk of its own), and
+ * this walk goes on from where it landed, as after any jump.  The
+ * name is the link dentry's own: the body it was read from may already
+ * have been dropped.
  */
-static const char *pick_link(struct nameidata *nd, struct path *link)
+static const char *pick_magic_link(struct nameidata *nd, struct path *link)
+{
+	struct name_snapshot name;
+	struct path res;
+	int err;
+
+	take_dentry_name_snapshot(&name, link->dentry);
+	err = ns_vfs_magic_jump(&nd->path, &name.name, &res);
+	release_dentry_name_snapshot(&name);
+	path_put(link);
+	nd->step.magic = true;
+	if (err)
+		return ERR_PTR(err);
+	path_to_nameidata(nd, &res);
+	nd->state |= NS_JUMPED;
+	return NULL;
+}
+
+/*
+ * pick_link: count the link, apply the trailing-link and mount rules,
+ * push it onto the stack and return its body for link_path_walk to walk
+ * next; NULL when the body was a pure jump (only slashes, or empty: the
+ * walk stays where it is) or the link was magic.
+ */
+static const char *pick_link(struct nameidata *nd, struct path *link,
+			     int flags)
 {
 	struct inode *inode = d_inode(link->dentry);
 	struct ns_saved *last;
@@ -545,18 +594,23 @@ static const char *pick_link(struct nameidata *nd, struct path *link)
 	int err;
 
 	if (nd->total_link_count++ >= NS_MAXSYMLINKS) {
-		path_put(link);
-		return ERR_PTR(-ELOOP);
+		err = -ELOOP;
+		goto refuse;
 	}
-	if (ns_is_magic_link(inode)) {
-		path_put(link);
-		return ERR_PTR(-EOPNOTSUPP);
+	if (flags & WALK_TRAILING) {
+		err = may_follow_link(nd, link);
+		if (err)
+			goto refuse;
 	}
+	if (ns_vfs_nosymfollow(link->mnt)) {
+		err = -ELOOP;
+		goto refuse;
+	}
+	if (ns_vfs_is_magic_link(inode))
+		return pick_magic_link(nd, link);
 	err = reserve_stack(nd);
-	if (err) {
-		path_put(link);
-		return ERR_PTR(err);
-	}
+	if (err)
+		goto refuse;
 	last = nd->stack + nd->depth++;
 	last->link = *link;
 	clear_delayed_call(&last->done);
@@ -580,6 +634,10 @@ static const char *pick_link(struct nameidata *nd, struct path *link)
 		return res;
 	put_link(nd);
 	return NULL;
+
+refuse:
+	path_put(link);
+	return ERR_PTR(err);
 }
 
 /* ------------------------------------------------------------------ */
@@ -608,7 +666,7 @@ static const char *step_into(struct nameidata *nd, int flags,
 		path_to_nameidata(nd, &path);
 		return NULL;
 	}
-	return pick_link(nd, &path);
+	return pick_link(nd, &path, flags);
 }
 
 /*
@@ -779,6 +837,7 @@ static int link_path_walk(const char *name, struct nameidata *nd)
 	while (*name == '/')
 		name++;
 	if (!*name) {
+		nd->dir_mode = 0;
 		nd->flags &= ~LOOKUP_PARENT;
 		return 0;
 	}
@@ -798,6 +857,9 @@ static int link_path_walk(const char *name, struct nameidata *nd)
 		if (!*name) {
 			/* the end of the name, or of a link's body */
 			if (!depth) {
+				nd->dir_vfsuid = i_uid_into_vfsuid(ns_compat_idmap(nd->path.mnt),
+								   nd->inode);
+				nd->dir_mode = nd->inode->i_mode;
 				nd->flags &= ~LOOKUP_PARENT;
 				return 0;
 			}
@@ -809,8 +871,12 @@ static int link_path_walk(const char *name, struct nameidata *nd)
 		if (unlikely(link)) {
 			if (IS_ERR(link))
 				return PTR_ERR(link);
-			nd->stack[nd->depth - 1].name = name;
-			depth++;
+			/*
+			 * The rest of the name waits in the stack slot of
+			 * this call's depth, not of the link: a trailing
+			 * link being walked sits below, and needs none.
+			 */
+			nd->stack[depth++].name = name;
 			name = link;
 			continue;
 		}
@@ -984,7 +1050,7 @@ static const char *mountpoint_last(struct nameidata *nd)
 	path.mnt = mntget(nd->path.mnt);
 	path.dentry = dentry;
 	if (d_is_symlink(dentry) && (nd->flags & LOOKUP_FOLLOW)) {
-		res = pick_link(nd, &path);
+		res = pick_link(nd, &path, WALK_TRAILING);
 		goto out;
 	}
 	while (ns_vfs_mount_down(&path))
@@ -1880,7 +1946,7 @@ static const struct file_operations mismatches_fops = {
 static int features_show(struct seq_file *m, void *unused)
 {
 	ns_model_show_features(m);
-	seq_puts(m, "walk ref=y rcu=n reval-retry=y symlinks=strings magic=refused\n");
+	seq_puts(m, "walk ref=y rcu=n reval-retry=y symlinks=stack magic=delegated protected_symlinks=y nosymfollow=y\n");
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(features);

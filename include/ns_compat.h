@@ -45,4 +45,14 @@ static inline int ns_compat_path_parent(struct filename *name,
 #endif
 }
 
+/*
+ * The mount's id mapping, as the idmapped-mount helpers take it:
+ * struct mnt_idmap on 6.12, the mount's user namespace on 6.1.
+ */
+#ifdef NS_COMPAT_MNT_USERNS
+#define ns_compat_idmap(mnt)	mnt_user_ns(mnt)
+#else
+#define ns_compat_idmap(mnt)	mnt_idmap(mnt)
+#endif
+
 #endif /* NS_COMPAT_H */

@@ -47,6 +47,14 @@ struct dentry *ns_vfs_lookup_slow(struct dentry *dir, const struct qstr *name,
 				  unsigned int flags, bool revalidate);
 bool ns_vfs_connected(struct vfsmount *mnt, struct dentry *dentry);
 bool ns_vfs_is_string_link(const struct inode *inode);
+bool ns_vfs_is_magic_link(const struct inode *inode);
+int ns_vfs_magic_jump(const struct path *dir, const struct qstr *name,
+		      struct path *res);
+
+bool ns_vfs_nosymfollow(const struct vfsmount *mnt);
+
+/* fs.protected_symlinks, read live; -1 when it cannot be read. */
+int ns_vfs_protected_symlinks(void);
 
 /* The mount table.  @path holds references on both its parts. */
 int ns_vfs_manage(struct path *path);

@@ -16,6 +16,8 @@ ko=$mod_dir/namei-shadow.ko
 failed=0
 
 kmemleak=/sys/kernel/debug/kmemleak
+# The test-only modules built beside the module (symlink_test loads one).
+export NS_TESTMODS="${NS_TESTMODS:-$(dirname "$mod_dir")/testmods}"
 
 [ "$(id -u)" = 0 ] || { echo "not ok 1 run_tests.sh must run as root in the VM"; exit 1; }
 

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the selftests share: talking to /sys/kernel/debug/namei_shadow/
+ * resolve, reading its results, and building scratch trees.
+ */
+#ifndef NS_SELFTEST_H
+#define NS_SELFTEST_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define NS_DIR		"/sys/kernel/debug/namei_shadow"
+#define RESOLVE		NS_DIR "/resolve"
+#define STATS		NS_DIR "/stats"
+#define MISMATCHES	NS_DIR "/mismatches"
+#define NOBODY		65534
+#define RESULT_MAX	(256 * 1024)
+
+/* ------------------------------------------------------------------ */
+/* Talking to resolve                                                  */
+
+struct result {
+	char *text;
+	int write_errno;	/* errno of a refused write, else 0 */
+	char shadow_err[32];
+	char kernel_err[32];
+	char verdict[16];
+	char dev[32];
+	unsigned long ino;
+	char type[16];
+	char last[NAME_MAX * 4 + 1];
+	char last_type[16];
+};
+
+static inline void result_free(struct result *r)
+{
+	free(r->text);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The value of "key=" in @line (up to the next space), or "". */
+static inline void field(const char *line, const char *key, char *out, size_t size)
+{
+	size_t klen = strlen(key);
+	const char *p = line;
+
+	out[0] = '\0';
+	while ((p = strstr(p, key)) != NULL) {
+		if ((p == line || p[-1] == ' ') && p[klen] == '=') {
+			size_t n = strcspn(p + klen + 1, " \n");
+
+			if (n >= size)
+				n = size - 1;
+			memcpy(out, p + klen + 1, n);
+			out[n] = '\0';
+			return;
+		}
+		p += klen;
+	}
+}
+
+/* The line of @text starting with "@prefix ", or NULL. */
+static inline const char *line_of(const char *text, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	const char *p = text;
+
+	while (p && *p) {
+		if (!strncmp(p, prefix, n) && p[n] == ' ')
+			return p;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+static inline char *read_result(int fd)
+{
+	char *buf = malloc(RESULT_MAX);
+	ssize_t n;
+
+	if (!buf)
+		return NULL;
+	n = pread(fd, buf, RESULT_MAX - 1, 0);
+	if (n < 0)
+		n = 0;
+	buf[n] = '\0';
+	return buf;
+}
+
+static inline void parse_result(struct result *r)
+{
+	const char *l;
+	char ino[32];
+
+	l = line_of(r->text, "shadow");
+	if (l) {
+		field(l, "err", r->shadow_err, sizeof(r->shadow_err));
+		field(l, "dev", r->dev, sizeof(r->dev));
+		field(l, "ino", ino, sizeof(ino));
+		r->ino = strtoul(ino, NULL, 10);
+		field(l, "type", r->type, sizeof(r->type));
+		field(l, "last", r->last, sizeof(r->last));
+		field(l, "last_type", r->last_type, sizeof(r->last_type));
+	}
+	l = line_of(r->text, "kernel");
+	if (l)
+		field(l, "err", r->kernel_err, sizeof(r->kernel_err));
+	l = line_of(r->text, "verdict");
+	if (l)
+		sscanf(l, "verdict %15s", r->verdict);
+}
+
+/* One request of @len bytes; the result (or the reason it was refused). */
+static inline int resolve_len(int fd, const char *req, size_t len, struct result *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (write(fd, req, len) < 0)
+		r->write_errno = errno;
+	r->text = read_result(fd);
+	if (!r->text)
+		return -1;
+	parse_result(r);
+	return 0;
+}
+
+static inline int resolve(int fd, const char *req, struct result *r)
+{
+	return resolve_len(fd, req, strlen(req), r);
+}
+
+static inline const char *errno_name(int e)
+{
+	static const struct { int e; const char *name; } names[] = {
+		{ 0, "0" }, { ENOENT, "-ENOENT" }, { ENOTDIR, "-ENOTDIR" },
+		{ EACCES, "-EACCES" }, { EBADF, "-EBADF" }, { ELOOP, "-ELOOP" },
+		{ ENAMETOOLONG, "-ENAMETOOLONG" }, { EINVAL, "-EINVAL" },
+		{ EXDEV, "-EXDEV" }, { EPERM, "-EPERM" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].e == e)
+			return names[i].name;
+	return "?";
+}
+
+static inline long stat_counter(const char *name)
+{
+	FILE *f = fopen(STATS, "r");
+	char key[64];
+	long v, found = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld", key, &v) == 2)
+		if (!strcmp(key, name))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+/* ------------------------------------------------------------------ */
+/* The scratch tree                                                    */
+
+static inline void must(int ok, const char *what)
+{
+	if (!ok) {
+		fprintf(stderr, "# setup: %s: %s\n", what, strerror(errno));
+		exit(1);
+	}
+}
+
+static inline void mkfile(const char *path)
+{
+	int fd = open(path, O_CREAT | O_WRONLY, 0644);
+
+	must(fd >= 0, path);
+	close(fd);
+}
+
+static inline void mkdir_p(const char *path, mode_t mode)
+{
+	must(!mkdir(path, mode) || errno == EEXIST, path);
+}
+
+#endif /* NS_SELFTEST_H */
