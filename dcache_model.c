@@ -416,6 +416,34 @@ int ns_vfs_magic_jump(const struct path *dir, const struct qstr *name,
 	return err;
 }
 
+/*
+ * Whether open(2) refuses O_CREAT|O_DIRECTORY is decided in
+ * build_open_flags(), before any lookup, and was backported to stable
+ * kernels, so it is asked of the kernel once, at load, with a name
+ * that cannot be created (its directory does not exist): EINVAL means
+ * it refuses, ENOENT that it would have gone on.
+ */
+static int ns_creat_directory_probe;
+
+static void ns_probe_creat_directory(void)
+{
+	struct file *file = filp_open("/.namei-shadow-no-such-dir/probe",
+				      O_CREAT | O_DIRECTORY | O_RDONLY, 0);
+
+	if (IS_ERR(file)) {
+		ns_creat_directory_probe = PTR_ERR(file);
+		return;
+	}
+	/* cannot happen: the directory does not exist */
+	fput(file);
+	ns_creat_directory_probe = 0;
+}
+
+bool ns_vfs_open_refuses_creat_directory(void)
+{
+	return ns_creat_directory_probe == -EINVAL;
+}
+
 /* A link on a nosymfollow mount is never followed (ELOOP). */
 bool ns_vfs_nosymfollow(const struct vfsmount *mnt)
 {
@@ -452,6 +480,7 @@ int ns_model_init(enum ns_ksym_source src)
 	int err;
 
 	ns_record_links();
+	ns_probe_creat_directory();
 
 	err = ns_ksyms_from_kallsyms(src);
 	if (err)
@@ -490,6 +519,9 @@ void ns_model_show_features(struct seq_file *m)
 		   ns_source_why);
 	for (i = 0; i < NS_SYM_NR; i++)
 		ns_show_ksym(m, &ns_ksyms[i]);
+	seq_printf(m, "open creat_directory=%s probe=%d\n",
+		   ns_vfs_open_refuses_creat_directory() ? "einval" : "allowed",
+		   ns_creat_directory_probe);
 	seq_printf(m, "links string_fingerprints=%d magic_fingerprints=%d magic_rule=procfs-without-i_link\n",
 		   ns_string_links_found, ns_magic_links_found);
 	for (i = 0; i < ARRAY_SIZE(ns_exports); i++)
@@ -545,6 +577,47 @@ int ns_vfs_hash(struct dentry *parent, struct qstr *name)
 int ns_vfs_may_exec(const struct path *dir)
 {
 	return path_permission(dir, MAY_EXEC);
+}
+
+int ns_vfs_permission(const struct path *path, int mask)
+{
+	return path_permission(path, mask);
+}
+
+/* Would the mount take a write?  Asked and given back at once. */
+int ns_vfs_may_write_mount(struct vfsmount *mnt)
+{
+	int err = mnt_want_write(mnt);
+
+	if (!err)
+		mnt_drop_write(mnt);
+	return err;
+}
+
+/*
+ * may_o_create, without creating: a writable mount, a live directory
+ * that can create, and write and search permission on it.
+ */
+int ns_vfs_may_create(const struct path *dir)
+{
+	struct inode *inode = d_inode(dir->dentry);
+	int err;
+
+	if (IS_DEADDIR(inode))
+		return -ENOENT;
+	err = ns_vfs_may_write_mount(dir->mnt);
+	if (err)
+		return err;
+	err = path_permission(dir, MAY_WRITE | MAY_EXEC);
+	if (err)
+		return err;
+	return inode->i_op->create ? 0 : -EACCES;
+}
+
+bool ns_vfs_may_open_dev(const struct path *path)
+{
+	return !(path->mnt->mnt_flags & MNT_NODEV) &&
+		!(path->mnt->mnt_sb->s_iflags & SB_I_NODEV);
 }
 
 /* A dcache hit (positive or negative), with a reference, or NULL. */

@@ -21,6 +21,7 @@
 
 #include <linux/debugfs.h>
 #include <linux/delayed_call.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/kdev_t.h>
 #include <linux/magic.h>
@@ -126,6 +127,8 @@ struct nameidata {
 	const char *name;
 	umode_t dir_mode;		/* the final component's directory, */
 	vfsuid_t dir_vfsuid;		/* for may_follow_link */
+	bool semantics_42;		/* answer as 4.2 where it differs */
+	const char *divergence;		/* where 4.2 and this kernel differ */
 
 	/* Instrumentation. */
 	struct ns_buf *trace;
@@ -497,6 +500,12 @@ static int follow_managed(struct nameidata *nd, struct path *path)
 			return 0;
 		if (!(nd->flags & want_mount) && d_inode(path->dentry))
 			return 0;
+		if (nd->total_link_count == NS_MAXSYMLINKS - 1) {
+			/* 4.2 counted ++count >= 40: one automount fewer */
+			nd->divergence = "automount-count";
+			if (nd->semantics_42)
+				return -ELOOP;
+		}
 		if (nd->total_link_count++ >= NS_MAXSYMLINKS)
 			return -ELOOP;
 		before = *path;
@@ -603,8 +612,12 @@ static const char *pick_link(struct nameidata *nd, struct path *link,
 			goto refuse;
 	}
 	if (ns_vfs_nosymfollow(link->mnt)) {
-		err = -ELOOP;
-		goto refuse;
+		/* 4.2 had no nosymfollow: it follows */
+		nd->divergence = "nosymfollow";
+		if (!nd->semantics_42) {
+			err = -ELOOP;
+			goto refuse;
+		}
 	}
 	if (ns_vfs_is_magic_link(inode))
 		return pick_magic_link(nd, link);
@@ -1089,14 +1102,259 @@ static int path_mountpoint(struct nameidata *nd, unsigned int flags,
 }
 
 /* ------------------------------------------------------------------ */
+/* The open handler: do_last's decisions, as a dry run                 */
+
+/* What open(2) would do. */
+struct ns_open {
+	unsigned int open_flag;		/* O_*, as build_open_flags leaves them */
+	int acc_mode;			/* MAY_* */
+	unsigned int intent;		/* LOOKUP_OPEN, _CREATE, _EXCL */
+	bool create;			/* would create nd->last in nd->path */
+	bool reached;			/* the walk reached its object */
+	char *last;			/* the name it would create */
+};
+
+/*
+ * build_open_flags, for open(2): O_PATH keeps only O_DIRECTORY and
+ * O_NOFOLLOW; O_CREAT|O_DIRECTORY is EINVAL where the running kernel
+ * says so (6.4, and stable kernels it went back to; 4.2 took it);
+ * O_TRUNC needs write permission; O_CREAT|O_EXCL never follows a
+ * trailing link.  Returns the lookup flags.
+ */
+static int build_open_flags(struct nameidata *nd, unsigned int open_flag,
+			    struct ns_open *op, unsigned int *lookup_flags)
+{
+	if (open_flag & O_PATH)
+		open_flag &= O_DIRECTORY | O_NOFOLLOW | O_PATH;
+	if ((open_flag & (O_DIRECTORY | O_CREAT)) == (O_DIRECTORY | O_CREAT) &&
+	    ns_vfs_open_refuses_creat_directory()) {
+		nd->divergence = "open-creat-directory";
+		if (!nd->semantics_42)
+			return -EINVAL;
+	}
+	op->acc_mode = (open_flag & O_PATH) ? 0 :
+		(open_flag & O_ACCMODE) == O_RDONLY ? MAY_READ :
+		(open_flag & O_ACCMODE) == O_WRONLY ? MAY_WRITE :
+		MAY_READ | MAY_WRITE;
+	if (open_flag & O_TRUNC)
+		op->acc_mode |= MAY_WRITE;
+	op->intent = (open_flag & O_PATH) ? 0 : LOOKUP_OPEN;
+	if (open_flag & O_CREAT) {
+		op->intent |= LOOKUP_CREATE;
+		if (open_flag & O_EXCL) {
+			op->intent |= LOOKUP_EXCL;
+			open_flag |= O_NOFOLLOW;
+		}
+	}
+	op->open_flag = open_flag;
+	*lookup_flags = 0;
+	if (open_flag & O_DIRECTORY)
+		*lookup_flags |= LOOKUP_DIRECTORY;
+	if (!(open_flag & O_NOFOLLOW))
+		*lookup_flags |= LOOKUP_FOLLOW;
+	return 0;
+}
+
+/*
+ * The last component with O_CREAT: a trailing slash is EISDIR before
+ * anything is looked up; a negative dentry means "create it here", if
+ * the mount is writable and the writer may write and search the
+ * directory (may_o_create); a positive one is stepped into, following
+ * a trailing link unless O_NOFOLLOW.
+ */
+static const char *open_create_last(struct nameidata *nd, struct ns_open *op)
+{
+	struct dentry *dentry;
+	const char *res;
+	int err;
+
+	ns_step_begin(nd);
+	if (nd->last.name[nd->last.len]) {
+		res = ERR_PTR(-EISDIR);
+		goto out;
+	}
+	dentry = lookup_fast(nd);
+	if (!dentry)
+		dentry = lookup_slow(nd);
+	if (IS_ERR(dentry)) {
+		res = ERR_CAST(dentry);
+		goto out;
+	}
+	if (nd->depth)
+		put_link(nd);
+	if (d_is_positive(dentry)) {
+		res = step_into(nd, WALK_TRAILING, dentry);
+		goto out;
+	}
+	dput(dentry);
+	err = ns_vfs_may_create(&nd->path);
+	if (err) {
+		res = ERR_PTR(err);
+		goto out;
+	}
+	op->create = true;
+	nd->step.how = "would-create";
+	res = NULL;
+out:
+	ns_step_end(nd, IS_ERR(res) ? PTR_ERR(res) : 0);
+	return res;
+}
+
+/* open_last_lookups, dry: how the last component is found or created. */
+static const char *open_last_lookups(struct nameidata *nd, struct ns_open *op)
+{
+	nd->flags |= op->intent;
+	if (nd->last_type != NS_LAST_NORM || !(op->open_flag & O_CREAT)) {
+		if (nd->last_type == NS_LAST_NORM && nd->last.name[nd->last.len])
+			nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;
+		return walk_component(nd, WALK_TRAILING);
+	}
+	kfree(op->last);
+	op->last = kmemdup_nul(nd->last.name, nd->last.len, GFP_KERNEL);
+	if (!op->last)
+		return ERR_PTR(-ENOMEM);
+	return open_create_last(nd, op);
+}
+
+/*
+ * may_open: what opening the object found asks of it -- never a link
+ * (ELOOP), no writing to a directory (EISDIR), devices only where the
+ * mount allows them, the inode's own permission, append-only files.
+ */
+static int may_open(struct nameidata *nd, int acc_mode, unsigned int flag)
+{
+	struct inode *inode = d_inode(nd->path.dentry);
+	int err;
+
+	switch (inode->i_mode & S_IFMT) {
+	case S_IFLNK:
+		return -ELOOP;
+	case S_IFDIR:
+		if (acc_mode & MAY_WRITE)
+			return -EISDIR;
+		break;
+	case S_IFBLK:
+	case S_IFCHR:
+		if (!ns_vfs_may_open_dev(&nd->path))
+			return -EACCES;
+		break;
+	}
+	err = ns_vfs_permission(&nd->path, MAY_OPEN | acc_mode);
+	if (err)
+		return err;
+	if (IS_APPEND(inode)) {
+		if ((flag & O_ACCMODE) != O_RDONLY && !(flag & O_APPEND))
+			return -EPERM;
+		if (flag & O_TRUNC)
+			return -EPERM;
+	}
+	return 0;
+}
+
+/* do_open, dry: the checks open(2) makes once the object is known. */
+static int do_open(struct nameidata *nd, struct ns_open *op)
+{
+	unsigned int flag = op->open_flag;
+	bool last_not_norm = nd->last_type != NS_LAST_NORM;
+	int err, acc_mode = op->acc_mode;
+
+	if (!op->create) {
+		err = complete_walk(nd);
+		if (err)
+			return err;
+	}
+	if (flag & O_CREAT) {
+		if ((flag & O_EXCL) && !op->create) {
+			if (last_not_norm && d_is_dir(nd->path.dentry)) {
+				/* 4.2's finish_open never checked EXCL here */
+				nd->divergence = "open-excl-dot";
+				if (nd->semantics_42)
+					return -EISDIR;
+			}
+			return -EEXIST;
+		}
+		if (!op->create && d_is_dir(nd->path.dentry))
+			return -EISDIR;
+	}
+	if (op->create) {
+		/* the new object is a regular file; nothing more is asked */
+		op->reached = true;
+		if (!(nd->flags & LOOKUP_DIRECTORY))
+			return 0;
+		/* 6.1 creates, then refuses; 4.2 opens what it created */
+		nd->divergence = "open-creat-directory";
+		return nd->semantics_42 ? 0 : -ENOTDIR;
+	}
+	if ((nd->flags & LOOKUP_DIRECTORY) && !d_can_lookup(nd->path.dentry)) {
+		if (d_is_symlink(nd->path.dentry) && !(flag & O_PATH)) {
+			/* 4.2 refused the link (ELOOP) before LOOKUP_DIRECTORY */
+			nd->divergence = "open-directory-nofollow";
+			if (nd->semantics_42)
+				return -ELOOP;
+		}
+		return -ENOTDIR;
+	}
+	/* From here on the object is known: the oracle can be asked for it. */
+	op->reached = true;
+	if (flag & O_PATH)
+		return 0;
+	if (d_is_reg(nd->path.dentry) && (flag & O_TRUNC)) {
+		err = ns_vfs_may_write_mount(nd->path.mnt);
+		if (err)
+			return err;
+	}
+	return may_open(nd, acc_mode, flag);
+}
+
+static int path_openat(struct nameidata *nd, unsigned int open_flag,
+		       struct ns_open *op)
+{
+	unsigned int flags;
+	const char *s;
+	int err;
+
+	err = build_open_flags(nd, open_flag, op, &flags);
+	if (err)
+		return err;
+	if (nd->mode == NS_MODE_REVAL)
+		flags |= LOOKUP_REVAL;
+	err = path_init(nd, flags);
+	s = nd->name;
+	if (!err && (op->open_flag & O_PATH)) {
+		/* do_o_path: a plain lookup */
+		while (!err && !(err = link_path_walk(s, nd))) {
+			s = lookup_last(nd);
+			if (!s)
+				break;
+			if (IS_ERR(s))
+				err = PTR_ERR(s);
+		}
+		if (!err)
+			err = do_open(nd, op);
+		return err;
+	}
+	while (!err && !(err = link_path_walk(s, nd))) {
+		s = open_last_lookups(nd, op);
+		if (!s)
+			break;
+		if (IS_ERR(s))
+			err = PTR_ERR(s);
+	}
+	if (!err)
+		err = do_open(nd, op);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
 /* Requests                                                            */
 
-enum ns_req_mode { NS_REQ_LOOKUP, NS_REQ_PARENT, NS_REQ_MOUNTPOINT };
+enum ns_req_mode { NS_REQ_LOOKUP, NS_REQ_PARENT, NS_REQ_MOUNTPOINT, NS_REQ_OPEN };
 
 static const char *const ns_req_mode_names[] = {
 	[NS_REQ_LOOKUP] = "lookup",
 	[NS_REQ_PARENT] = "parent",
 	[NS_REQ_MOUNTPOINT] = "mountpoint",
+	[NS_REQ_OPEN] = "open",
 };
 
 /* Request flags, in the order `request` lists them. */
@@ -1107,10 +1365,20 @@ enum {
 	NS_RF_EMPTY	= 0x08,
 	NS_RF_REVAL	= 0x10,
 	NS_RF_NOCHECK	= 0x20,
+	NS_RF_CREAT	= 0x40,		/* mode=open only, from here on */
+	NS_RF_EXCL	= 0x80,
+	NS_RF_PATH	= 0x100,
+	NS_RF_TRUNC	= 0x200,
+	NS_RF_WRONLY	= 0x400,
+	NS_RF_RDWR	= 0x800,
 };
+
+#define NS_RF_OPEN_ONLY	(NS_RF_CREAT | NS_RF_EXCL | NS_RF_PATH | NS_RF_TRUNC | \
+			 NS_RF_WRONLY | NS_RF_RDWR)
 
 static const char *const ns_rflag_names[] = {
 	"follow", "nofollow", "directory", "empty", "reval", "nocheck",
+	"creat", "excl", "path", "trunc", "wronly", "rdwr",
 };
 
 struct ns_request {
@@ -1119,22 +1387,27 @@ struct ns_request {
 	bool flags_given;
 	bool has_at;
 	int at;
+	bool semantics_42;
 	const char *path;
 };
 
 /* What one side (shadow or oracle) found. */
 struct ns_answer {
 	int err;
+	bool has_path;		/* path holds references */
 	struct path path;
-	char *last;		/* parent mode */
+	char *last;		/* parent mode, and open's create */
 	int last_type;		/* parent mode; -1 when the oracle cannot say */
 	const char *oracle;	/* which kernel function answered */
+	const char *action;	/* open mode: "open" or "create" */
+	const char *divergence;	/* where 4.2 answers otherwise */
 };
 
 static void ns_answer_release(struct ns_answer *a)
 {
-	if (!a->err && a->path.dentry)
+	if (a->has_path)
 		path_put(&a->path);
+	a->has_path = false;
 	a->path.mnt = NULL;
 	a->path.dentry = NULL;
 	kfree(a->last);
@@ -1154,6 +1427,59 @@ static unsigned int ns_lookup_flags(const struct ns_request *rq)
 	if (rq->rflags & NS_RF_REVAL)
 		flags |= LOOKUP_REVAL;
 	return flags;
+}
+
+/* open(2)'s flags, from the request's. */
+static unsigned int ns_open_flags(const struct ns_request *rq)
+{
+	unsigned int f = O_RDONLY;
+
+	if (rq->rflags & NS_RF_WRONLY)
+		f = O_WRONLY;
+	if (rq->rflags & NS_RF_RDWR)
+		f = O_RDWR;
+	if (rq->rflags & NS_RF_CREAT)
+		f |= O_CREAT;
+	if (rq->rflags & NS_RF_EXCL)
+		f |= O_EXCL;
+	if (rq->rflags & NS_RF_NOFOLLOW)
+		f |= O_NOFOLLOW;
+	if (rq->rflags & NS_RF_DIRECTORY)
+		f |= O_DIRECTORY;
+	if (rq->rflags & NS_RF_PATH)
+		f |= O_PATH;
+	if (rq->rflags & NS_RF_TRUNC)
+		f |= O_TRUNC;
+	return f;
+}
+
+/*
+ * The open handler's answer: what it would open (even when opening
+ * would then fail, e.g. EISDIR), or the directory and name it would
+ * create in, or the errno of the walk.
+ */
+static int ns_open_dry_run(struct nameidata *nd, const struct ns_request *rq,
+			   struct ns_answer *a)
+{
+	struct ns_open op = {};
+	int err;
+
+	err = path_openat(nd, ns_open_flags(rq), &op);
+	if ((op.reached || op.create) && nd->path.dentry) {
+		a->action = op.create ? "create" : "open";
+		a->path = nd->path;
+		a->has_path = true;
+		nd->path.mnt = NULL;
+		nd->path.dentry = NULL;
+		if (op.create) {
+			a->last = op.last;
+			a->last_type = NS_LAST_NORM;
+			op.last = NULL;
+		}
+	}
+	kfree(op.last);
+	terminate_walk(nd);
+	return err;
 }
 
 /* The walk's counts, for the `walk` line. */
@@ -1179,6 +1505,7 @@ static void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 		.name = rq->path,
 		.trace = trace,
 		.mode = (flags & LOOKUP_REVAL) ? NS_MODE_REVAL : NS_MODE_REF,
+		.semantics_42 = rq->semantics_42,
 	};
 	struct ns_parent parent = {};
 
@@ -1191,6 +1518,7 @@ static void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 	for (;;) {
 		nd.steps = 0;
 		nd.steps_shown = 0;
+		nd.divergence = NULL;
 		ns_buf_clear(trace);
 		switch (rq->mode) {
 		case NS_REQ_LOOKUP:
@@ -1207,7 +1535,14 @@ static void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 				a->last_type = parent.type;
 			}
 			break;
+		case NS_REQ_OPEN:
+			ns_answer_release(a);
+			a->action = NULL;
+			a->err = ns_open_dry_run(&nd, rq, a);
+			break;
 		}
+		if (rq->mode != NS_REQ_OPEN)
+			a->has_path = !a->err;
 		if (a->err != -ESTALE || nd.mode == NS_MODE_REVAL)
 			break;
 		wi->restarts++;
@@ -1215,6 +1550,7 @@ static void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 		flags |= LOOKUP_REVAL;
 	}
 out:
+	a->divergence = nd.divergence;
 	wi->mode = nd.mode;
 	wi->steps = nd.steps;
 	wi->steps_shown = nd.steps_shown;
@@ -1348,12 +1684,53 @@ out:
 	kfree(last);
 }
 
+/*
+ * The open oracle, for opens that create nothing: the kernel opens the
+ * same name O_PATH (with the request's O_NOFOLLOW and O_DIRECTORY) --
+ * which resolves it exactly as open(2) would, but opens nothing that
+ * could have an effect -- and the object must be the shadow's.
+ */
+static void ns_oracle_open(const struct ns_request *rq, struct ns_answer *a)
+{
+	unsigned int flags = O_PATH | (ns_open_flags(rq) & (O_NOFOLLOW | O_DIRECTORY));
+	struct file *file;
+
+	a->oracle = "filp_open-O_PATH";
+	file = filp_open(rq->path, flags, 0);
+	if (IS_ERR(file)) {
+		a->err = PTR_ERR(file);
+		return;
+	}
+	a->err = 0;
+	a->path = file->f_path;
+	path_get(&a->path);
+	a->has_path = true;
+	fput(file);
+}
+
+/* Why the kernel cannot be asked, or NULL. */
+static const char *ns_no_oracle(const struct ns_request *rq)
+{
+	if (rq->rflags & NS_RF_NOCHECK)
+		return "nocheck";
+	if (rq->mode != NS_REQ_OPEN)
+		return NULL;
+	if ((rq->rflags & NS_RF_CREAT) && !(rq->rflags & NS_RF_PATH))
+		return "creates";
+	if (rq->has_at || !*rq->path)
+		return "no-open-oracle-for-at-or-empty";
+	return NULL;
+}
+
 static void ns_oracle(const struct ns_request *rq, struct ns_answer *a)
 {
 	unsigned int flags = ns_lookup_flags(rq);
 
 	a->last_type = -1;
 	switch (rq->mode) {
+	case NS_REQ_OPEN:
+		ns_oracle_open(rq, a);
+		return;
 	case NS_REQ_LOOKUP:
 		ns_oracle_lookup(rq, rq->path, flags, a);
 		break;
@@ -1367,23 +1744,31 @@ static void ns_oracle(const struct ns_request *rq, struct ns_answer *a)
 			ns_oracle_parent(rq, a);
 		break;
 	}
+	a->has_path = !a->err;
 }
 
 /* ------------------------------------------------------------------ */
 /* The verdict                                                         */
 
-enum ns_verdict { NS_MATCH, NS_MISMATCH, NS_RACED, NS_UNCHECKED, NS_VERDICTS };
+enum ns_verdict { NS_MATCH, NS_MISMATCH, NS_RACED, NS_UNCHECKED, NS_DIVERGENT, NS_VERDICTS };
 
 static const char *const ns_verdict_names[] = {
 	[NS_MATCH] = "match",
 	[NS_MISMATCH] = "mismatch",
 	[NS_RACED] = "raced",
 	[NS_UNCHECKED] = "unchecked",
+	[NS_DIVERGENT] = "divergent",
 };
 
-/* Same errno, or the same dentry on the same vfsmount (and same last). */
+/*
+ * Same errno, or the same dentry on the same vfsmount (and same last).
+ * An open that reached its object and then failed (EISDIR, ELOOP, ...)
+ * is compared by the object the kernel's O_PATH open found.
+ */
 static bool ns_same_answer(const struct ns_answer *x, const struct ns_answer *y)
 {
+	if (x->action && x->has_path)
+		return y->has_path && path_equal(&x->path, &y->path);
 	if (x->err || y->err)
 		return x->err == y->err;
 	if (!path_equal(&x->path, &y->path))
@@ -1472,6 +1857,8 @@ static void ns_put_request(struct ns_buf *sb, const struct ns_request *rq)
 		ns_printf(sb, " at=%d", rq->at);
 	else
 		ns_puts(sb, " at=cwd");
+	if (rq->semantics_42)
+		ns_puts(sb, " semantics=4.2");
 	ns_puts(sb, " path=");
 	ns_put_escaped(sb, rq->path, strlen(rq->path));
 	ns_putc(sb, '\n');
@@ -1482,7 +1869,9 @@ static void ns_put_answer(struct ns_buf *sb, const char *who,
 {
 	ns_printf(sb, "%s err=", who);
 	ns_put_errno(sb, a->err);
-	if (!a->err) {
+	if (a->action)
+		ns_printf(sb, " action=%s", a->action);
+	if (a->has_path) {
 		ns_put_path(sb, &a->path);
 		if (a->last_type >= 0) {
 			ns_puts(sb, " last=");
@@ -1491,6 +1880,8 @@ static void ns_put_answer(struct ns_buf *sb, const char *who,
 				  ns_last_names[a->last_type]);
 		}
 	}
+	if (a->divergence)
+		ns_printf(sb, " divergence=%s", a->divergence);
 	if (a->oracle)
 		ns_printf(sb, " oracle=%s", a->oracle);
 	ns_putc(sb, '\n');
@@ -1509,7 +1900,8 @@ static char *ns_run_request(const struct ns_request *rq, size_t *lenp)
 	char *obuf, *tbuf;
 	struct ns_vfs_seq seq;
 	enum ns_verdict verdict;
-	bool check = !(rq->rflags & NS_RF_NOCHECK);
+	const char *no_oracle = ns_no_oracle(rq);
+	bool check = !no_oracle;
 	bool moved = false;
 
 	obuf = kvmalloc(NS_RESULT_MAX, GFP_KERNEL);
@@ -1531,7 +1923,9 @@ static char *ns_run_request(const struct ns_request *rq, size_t *lenp)
 		moved = ns_vfs_seq_moved(&seq);
 	}
 
-	if (!check)
+	if (rq->semantics_42 && shadow.divergence)
+		verdict = NS_DIVERGENT;
+	else if (!check)
 		verdict = NS_UNCHECKED;
 	else if (ns_same_answer(&shadow, &o1) && ns_same_answer(&o1, &o2))
 		verdict = NS_MATCH;
@@ -1545,7 +1939,7 @@ static char *ns_run_request(const struct ns_request *rq, size_t *lenp)
 	if (check)
 		ns_put_answer(&out, "kernel", &o1);
 	else
-		ns_puts(&out, "kernel oracle=none reason=nocheck\n");
+		ns_printf(&out, "kernel oracle=none reason=%s\n", no_oracle);
 	if (check && !ns_same_answer(&o1, &o2))
 		ns_put_answer(&out, "kernel-again", &o2);
 	ns_printf(&out, "verdict %s\n", ns_verdict_names[verdict]);
@@ -1580,7 +1974,7 @@ static char *ns_run_request(const struct ns_request *rq, size_t *lenp)
 /* Parsing a request                                                   */
 
 static const char ns_flags_help[] =
-	"flags= takes a comma list of follow,nofollow,directory,empty,reval,nocheck";
+	"flags= takes a comma list of follow,nofollow,directory,empty,reval,nocheck,creat,...";
 
 static int ns_parse_flags(char *val, struct ns_request *rq, const char **why)
 {
@@ -1606,7 +2000,7 @@ static int ns_parse_flags(char *val, struct ns_request *rq, const char **why)
 	return 0;
 }
 
-enum { NS_KEY_MODE, NS_KEY_FLAGS, NS_KEY_AT, NS_KEY_PATH };
+enum { NS_KEY_MODE, NS_KEY_FLAGS, NS_KEY_AT, NS_KEY_SEMANTICS, NS_KEY_PATH };
 
 static int ns_parse_option(int key, char *val, struct ns_request *rq,
 			   const char **why)
@@ -1621,9 +2015,7 @@ static int ns_parse_option(int key, char *val, struct ns_request *rq,
 				return 0;
 			}
 		}
-		*why = !strcmp(val, "open") ?
-			"mode=open is not implemented yet (lookup, parent, mountpoint)" :
-			"mode= must be lookup, parent or mountpoint";
+		*why = "mode= must be lookup, parent, mountpoint or open";
 		return -EINVAL;
 	case NS_KEY_FLAGS:
 		return ns_parse_flags(val, rq, why);
@@ -1634,8 +2026,17 @@ static int ns_parse_option(int key, char *val, struct ns_request *rq,
 		}
 		rq->has_at = true;
 		return 0;
+	case NS_KEY_SEMANTICS:
+		if (!strcmp(val, "4.2")) {
+			rq->semantics_42 = true;
+			return 0;
+		}
+		if (!strcmp(val, "running"))
+			return 0;
+		*why = "semantics= must be running (the default) or 4.2";
+		return -EINVAL;
 	}
-	*why = "unknown key (keys: mode, flags, at, path)";
+	*why = "unknown key (keys: mode, flags, at, semantics, path)";
 	return -EINVAL;
 }
 
@@ -1645,6 +2046,7 @@ static int ns_key_index(const char *s, size_t len)
 		[NS_KEY_MODE] = "mode",
 		[NS_KEY_FLAGS] = "flags",
 		[NS_KEY_AT] = "at",
+		[NS_KEY_SEMANTICS] = "semantics",
 		[NS_KEY_PATH] = "path",
 	};
 	int i;
@@ -1689,7 +2091,7 @@ static int ns_parse_request(char *buf, size_t len, struct ns_request *rq,
 				rq->path = buf;	/* the whole write */
 				break;
 			}
-			*why = eq ? "unknown key (keys: mode, flags, at, path)" :
+			*why = eq ? "unknown key (keys: mode, flags, at, semantics, path)" :
 				"after options, give the path as path=";
 			return -EINVAL;
 		}
@@ -1715,6 +2117,14 @@ static int ns_parse_request(char *buf, size_t len, struct ns_request *rq,
 	if (strlen(rq->path) >= PATH_MAX) {
 		*why = "the path is PATH_MAX (4096) bytes or longer";
 		return -ENAMETOOLONG;
+	}
+	if ((rq->rflags & NS_RF_OPEN_ONLY) && rq->mode != NS_REQ_OPEN) {
+		*why = "flags creat, excl, path, trunc, wronly, rdwr are for mode=open";
+		return -EINVAL;
+	}
+	if ((rq->rflags & NS_RF_WRONLY) && (rq->rflags & NS_RF_RDWR)) {
+		*why = "flags=wronly and rdwr contradict each other";
+		return -EINVAL;
 	}
 	if (!rq->flags_given && rq->mode != NS_REQ_PARENT)
 		rq->rflags = NS_RF_FOLLOW;
@@ -1946,7 +2356,7 @@ static const struct file_operations mismatches_fops = {
 static int features_show(struct seq_file *m, void *unused)
 {
 	ns_model_show_features(m);
-	seq_puts(m, "walk ref=y rcu=n reval-retry=y symlinks=stack magic=delegated protected_symlinks=y nosymfollow=y\n");
+	seq_puts(m, "walk ref=y rcu=n reval-retry=y symlinks=stack magic=delegated protected_symlinks=y nosymfollow=y open=dry-run semantics=running,4.2\n");
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(features);

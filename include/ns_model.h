@@ -34,8 +34,12 @@ int ns_vfs_get_fd_path(int fd, struct path *path);
 /* Names: hashing as the running kernel does, for the directory @parent. */
 int ns_vfs_hash(struct dentry *parent, struct qstr *name);
 
-/* Permission to search @dir (MAY_EXEC), with the caller's credentials. */
+/* Permissions, with the caller's credentials. */
 int ns_vfs_may_exec(const struct path *dir);
+int ns_vfs_permission(const struct path *path, int mask);
+int ns_vfs_may_create(const struct path *dir);
+int ns_vfs_may_write_mount(struct vfsmount *mnt);
+bool ns_vfs_may_open_dev(const struct path *path);
 
 /* The dcache. */
 struct dentry *ns_vfs_lookup_cached(struct dentry *parent,
@@ -52,6 +56,9 @@ int ns_vfs_magic_jump(const struct path *dir, const struct qstr *name,
 		      struct path *res);
 
 bool ns_vfs_nosymfollow(const struct vfsmount *mnt);
+
+/* Does this kernel's open(2) refuse O_CREAT|O_DIRECTORY (EINVAL)? */
+bool ns_vfs_open_refuses_creat_directory(void);
 
 /* fs.protected_symlinks, read live; -1 when it cannot be read. */
 int ns_vfs_protected_symlinks(void);

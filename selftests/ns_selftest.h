@@ -142,7 +142,10 @@ static inline const char *errno_name(int e)
 		{ 0, "0" }, { ENOENT, "-ENOENT" }, { ENOTDIR, "-ENOTDIR" },
 		{ EACCES, "-EACCES" }, { EBADF, "-EBADF" }, { ELOOP, "-ELOOP" },
 		{ ENAMETOOLONG, "-ENAMETOOLONG" }, { EINVAL, "-EINVAL" },
-		{ EXDEV, "-EXDEV" }, { EPERM, "-EPERM" },
+		{ EXDEV, "-EXDEV" }, { EPERM, "-EPERM" }, { EEXIST, "-EEXIST" },
+		{ EISDIR, "-EISDIR" }, { EROFS, "-EROFS" }, { ENXIO, "-ENXIO" },
+		{ ETXTBSY, "-ETXTBSY" }, { EOPNOTSUPP, "-EOPNOTSUPP" },
+		{ EFAULT, "-EFAULT" }, { ENOMEM, "-ENOMEM" }, { ESTALE, "-ESTALE" },
 	};
 	size_t i;
 

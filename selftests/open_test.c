@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mode=open: the open handler's decisions as a dry run, checked against
+ * real open(2) calls.  For every target of a scratch directory and every
+ * combination of creat, excl, nofollow, directory, path, trunc and the
+ * access mode, the shadow says what open(2) would do; the scratch state
+ * must not change by asking; then open(2) itself is called on the same
+ * name, and the two must agree on the errno, on whether something was
+ * created, and on the object opened.  Opens that create nothing are
+ * also checked inside the module, against the kernel's O_PATH open.
+ * Then the named divergences between 4.2 and the running kernel.
+ */
+#define _GNU_SOURCE
+#include <ftw.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/sysmacros.h>
+
+#include "kselftest_harness.h"
+#include "ns_selftest.h"
+
+#define O	"/tmp/nso"
+#define W	O "/w"
+
+static const char *const targets[] = {
+	"file", "dir", "lnk", "dlnk", "dangling", "missing", ".", "..",
+	"dir/", "file/", "missing/", "lnk/", "dlnk/", "dangling/", "null",
+	"dir/inner", "../ro/file", "../ro/new",
+};
+
+static const char *const nobody_targets[] = {
+	"file", "nowrite/new", "nowrite/file", "dir/inner", "missing",
+};
+
+static const struct { int flag; const char *name; } bits[] = {
+	{ O_CREAT, "creat" }, { O_EXCL, "excl" }, { O_NOFOLLOW, "nofollow" },
+	{ O_DIRECTORY, "directory" }, { O_PATH, "path" }, { O_TRUNC, "trunc" },
+};
+
+static const struct { int flag; const char *name; } accs[] = {
+	{ O_RDONLY, NULL }, { O_WRONLY, "wronly" }, { O_RDWR, "rdwr" },
+};
+
+static int rm_one(const char *path, const struct stat *st, int type, struct FTW *f)
+{
+	return remove(path);
+}
+
+/* A fresh scratch directory, made as root whoever is testing. */
+static void reset_scratch(void)
+{
+	uid_t euid = geteuid();
+
+	must(!seteuid(0), "seteuid(0)");
+	nftw(W, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	mkdir_p(W, 0755);
+	mkdir_p(W "/dir", 0755);
+	mkfile(W "/dir/inner");
+	must(!truncate(W "/dir/inner", 1), "dir/inner");
+	mkfile(W "/file");
+	must(!truncate(W "/file", 1), "file");
+	must(!symlink("file", W "/lnk"), "lnk");
+	must(!symlink("dir", W "/dlnk"), "dlnk");
+	must(!symlink("newfile", W "/dangling"), "dangling");
+	must(!mknod(W "/null", S_IFCHR | 0666, makedev(1, 3)), "null");
+	mkdir_p(W "/nowrite", 0755);
+	mkfile(W "/nowrite/file");
+	must(!chdir(W), "chdir into the new scratch directory");
+	must(!seteuid(euid), "seteuid back");
+}
+
+/* The scratch directory as text: every name, its type and size. */
+static char snap_buf[16384];
+static size_t snap_len;
+
+static int snap_one(const char *path, const struct stat *st, int type, struct FTW *f)
+{
+	snap_len += snprintf(snap_buf + snap_len, sizeof(snap_buf) - snap_len,
+			     "%s %o %lld\n", path, st->st_mode, (long long)st->st_size);
+	return snap_len >= sizeof(snap_buf);
+}
+
+static char *snapshot(void)
+{
+	snap_len = 0;
+	snap_buf[0] = '\0';
+	nftw(W, snap_one, 16, FTW_PHYS);
+	return strdup(snap_buf);
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* "flags=creat,excl,..." for @oflags; none: "flags=follow" (open's default). */
+static void flag_list(int oflags, char *buf, size_t size)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(accs) / sizeof(accs[0]); i++)
+		if (accs[i].name && (oflags & O_ACCMODE) == accs[i].flag)
+			n += snprintf(buf + n, size - n, "%s,", accs[i].name);
+	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+		if (oflags & bits[i].flag)
+			n += snprintf(buf + n, size - n, "%s,", bits[i].name);
+	if (n)
+		buf[n - 1] = '\0';
+	else
+		snprintf(buf, size, "follow");
+}
+
+/*
+ * One target, one set of flags: the shadow's dry run, then open(2).
+ * Returns the number of disagreements (each one logged).
+ */
+static int check_open(int fd, const char *target, int oflags)
+{
+	char flags[128], req[256], dev[32];
+	char *before, *after_shadow, *after_open;
+	int ofd, oerr, bad = 0, created;
+	struct result r;
+	struct stat st;
+
+	reset_scratch();
+	flag_list(oflags, flags, sizeof(flags));
+	snprintf(req, sizeof(req), "mode=open flags=%s path=%s", flags, target);
+	before = snapshot();
+	if (resolve(fd, req, &r) || r.write_errno) {
+		fprintf(stderr, "# %s: refused: %s", req, r.text ? r.text : "");
+		result_free(&r);
+		free(before);
+		return 1;
+	}
+	after_shadow = snapshot();
+	if (strcmp(before, after_shadow)) {
+		fprintf(stderr, "# %s: the dry run changed the scratch directory\n", req);
+		bad++;
+	}
+	ofd = open(target, oflags, 0644);
+	oerr = ofd < 0 ? errno : 0;
+	if (ofd >= 0) {
+		fstat(ofd, &st);
+		close(ofd);
+	}
+	after_open = snapshot();
+	created = count_lines(after_open) > count_lines(before);
+
+	if (strcmp(errno_name(oerr), r.shadow_err)) {
+		fprintf(stderr, "# %s: open(2) gives %s, the shadow %s\n%s", req,
+			errno_name(oerr), r.shadow_err, r.text);
+		bad++;
+	}
+	if (created != !!strstr(r.text, "shadow err=0 action=create") &&
+	    created != !!strstr(r.text, " action=create ")) {
+		fprintf(stderr, "# %s: open(2) %s, the shadow says otherwise\n%s", req,
+			created ? "created a file" : "created nothing", r.text);
+		bad++;
+	}
+	if (!oerr && !created) {
+		snprintf(dev, sizeof(dev), "%u:%u", major(st.st_dev), minor(st.st_dev));
+		if (strcmp(dev, r.dev) || st.st_ino != r.ino) {
+			fprintf(stderr, "# %s: open(2) opened %s ino %lu\n%s", req, dev,
+				(unsigned long)st.st_ino, r.text);
+			bad++;
+		}
+	}
+	if (strcmp(r.verdict, (oflags & O_CREAT) && !(oflags & O_PATH) ?
+		   "unchecked" : "match")) {
+		fprintf(stderr, "# %s: verdict %s\n%s", req, r.verdict, r.text);
+		bad++;
+	}
+	result_free(&r);
+	free(before);
+	free(after_shadow);
+	free(after_open);
+	return bad;
+}
+
+/* Every access mode and every subset of the other flags, on @target. */
+static int check_all_flags(int fd, const char *target)
+{
+	size_t a, mask, i;
+	int bad = 0;
+
+	for (a = 0; a < sizeof(accs) / sizeof(accs[0]); a++) {
+		for (mask = 0; mask < 1u << (sizeof(bits) / sizeof(bits[0])); mask++) {
+			int oflags = accs[a].flag;
+
+			for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+				if (mask & (1u << i))
+					oflags |= bits[i].flag;
+			bad += check_open(fd, target, oflags);
+		}
+	}
+	return bad;
+}
+
+FIXTURE(open) {
+	int fd;
+};
+
+FIXTURE_SETUP(open)
+{
+	self->fd = open(RESOLVE, O_RDWR);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, unshare(CLONE_NEWNS));
+	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	ASSERT_EQ(0, mount("nso", "/tmp", "tmpfs", 0, "mode=1777"));
+	mkdir_p(O, 0755);
+	mkdir_p(O "/ro", 0755);
+	ASSERT_EQ(0, mount("nso-ro", O "/ro", "tmpfs", 0, NULL));
+	mkfile(O "/ro/file");
+	ASSERT_EQ(0, mount(NULL, O "/ro", NULL, MS_REMOUNT | MS_RDONLY, NULL));
+	reset_scratch();
+}
+
+FIXTURE_TEARDOWN(open)
+{
+	if (seteuid(0))
+		fprintf(stderr, "# cannot get root back\n");
+	if (chdir("/"))
+		fprintf(stderr, "# chdir /\n");
+	EXPECT_EQ(0, umount2(O "/ro", 0)) TH_LOG("ro mount busy");
+	EXPECT_EQ(0, umount2("/tmp", 0)) TH_LOG("scratch mount busy");
+	close(self->fd);
+}
+
+TEST_F(open, every_flag_on_every_target)
+{
+	size_t t;
+	int bad;
+
+	for (t = 0; t < sizeof(targets) / sizeof(targets[0]); t++) {
+		bad = check_all_flags(self->fd, targets[t]);
+		EXPECT_EQ(0, bad) TH_LOG("%d disagreements on %s", bad, targets[t]);
+	}
+}
+
+TEST_F(open, every_flag_as_an_unprivileged_writer)
+{
+	size_t t;
+	int bad;
+
+	ASSERT_EQ(0, seteuid(NOBODY));
+	for (t = 0; t < sizeof(nobody_targets) / sizeof(nobody_targets[0]); t++) {
+		bad = check_all_flags(self->fd, nobody_targets[t]);
+		EXPECT_EQ(0, bad) TH_LOG("%d disagreements on %s", bad, nobody_targets[t]);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Where 4.2 and the running kernel differ                             */
+
+/*
+ * Since 6.4 (and in the stable kernels it went back to, Debian's 6.1
+ * among them) open(2) refuses O_CREAT|O_DIRECTORY; before, it created
+ * the file and then gave ENOTDIR.  Asked of open(2) itself.
+ */
+static int refuses_creat_directory(void)
+{
+	int fd = open("/.no-such-dir/x", O_CREAT | O_DIRECTORY | O_RDONLY, 0644);
+
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 && errno == EINVAL;
+}
+
+struct divergence_case {
+	const char *request;	/* without semantics= */
+	const char *name;	/* the divergence the shadow must name */
+	const char *running;	/* the shadow's errno by default */
+	const char *v42;	/* its errno with semantics=4.2 */
+};
+
+/*
+ * Each named divergence: by default the shadow answers as this kernel
+ * and names it; with semantics=4.2 it answers as 4.2, and the verdict is
+ * "divergent".  A request without one is never "divergent".
+ */
+TEST_F(open, named_divergences)
+{
+	const struct divergence_case cases[] = {
+		{ "mode=open flags=creat,excl path=.", "open-excl-dot", "-EEXIST", "-EISDIR" },
+		{ "mode=open flags=creat,excl path=/", "open-excl-dot", "-EEXIST", "-EISDIR" },
+		{ "mode=open flags=directory,nofollow path=lnk", "open-directory-nofollow",
+		  "-ENOTDIR", "-ELOOP" },
+		{ "mode=open flags=creat,directory path=missing", "open-creat-directory",
+		  refuses_creat_directory() ? "-EINVAL" : "-ENOTDIR", "0" },
+		{ "flags=follow path=../nosym/l", "nosymfollow", "-ELOOP", "0" },
+	};
+	char req[256];
+	struct result r;
+	size_t i;
+
+	mkdir_p(O "/nosym", 0755);
+	ASSERT_EQ(0, mount("nso-nosym", O "/nosym", "tmpfs", 256 /* MS_NOSYMFOLLOW */, NULL));
+	ASSERT_EQ(0, symlink("../w/dir", O "/nosym/l"));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char want[64];
+
+		ASSERT_EQ(0, resolve(self->fd, cases[i].request, &r));
+		snprintf(want, sizeof(want), " divergence=%s", cases[i].name);
+		EXPECT_NE(NULL, strstr(r.text, want)) TH_LOG("%s", r.text);
+		EXPECT_STREQ(cases[i].running, r.shadow_err) TH_LOG("%s", r.text);
+		EXPECT_STRNE("divergent", r.verdict) TH_LOG("%s", r.text);
+		EXPECT_STRNE("mismatch", r.verdict) TH_LOG("%s", r.text);
+		result_free(&r);
+
+		snprintf(req, sizeof(req), "semantics=4.2 %s", cases[i].request);
+		ASSERT_EQ(0, resolve(self->fd, req, &r));
+		EXPECT_STREQ(cases[i].v42, r.shadow_err) TH_LOG("%s", r.text);
+		EXPECT_STREQ("divergent", r.verdict) TH_LOG("%s", r.text);
+		result_free(&r);
+	}
+	/* nothing to diverge on: never "divergent" */
+	ASSERT_EQ(0, resolve(self->fd, "semantics=4.2 mode=open flags=rdwr path=file", &r));
+	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+	EXPECT_EQ(NULL, strstr(r.text, "divergence=")) TH_LOG("%s", r.text);
+	result_free(&r);
+	ASSERT_EQ(0, resolve(self->fd, "semantics=4.2 path=lnk", &r));
+	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+	result_free(&r);
+	EXPECT_EQ(0, umount2(O "/nosym", 0));
+}
+
+TEST(open_only_flags_refused_elsewhere)
+{
+	int fd = open(RESOLVE, O_RDWR);
+	struct result r;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, resolve(fd, "flags=creat path=/tmp", &r));
+	EXPECT_EQ(EINVAL, r.write_errno) TH_LOG("%s", r.text);
+	result_free(&r);
+	ASSERT_EQ(0, resolve(fd, "semantics=4.3 path=/tmp", &r));
+	EXPECT_EQ(EINVAL, r.write_errno) TH_LOG("%s", r.text);
+	result_free(&r);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
