@@ -3,7 +3,8 @@
 #
 # check-static.sh - checkpatch.pl (from Debian's linux-source-6.12, in
 # --strict mode) on every module source, then sparse (C=2) with W=1 on
-# every supported kernel.  One TAP line per check; any finding fails it.
+# every supported kernel, and the walker's stack footprint there
+# (tools/stack-footprint.sh).  One TAP line per check; any finding fails it.
 
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -52,5 +53,10 @@ for rel in ${NS_KERNELS:-$NS_KERNELS_DEFAULT}; do
 		result 1 "sparse C=2 and W=1 clean on $rel"
 	fi
 	rm -f "$log"
+	# The walker's stack: printed, and failed above 1 KiB.
+	out=$("$top/tools/stack-footprint.sh" "$rel" 2>&1)
+	rc=$?
+	echo "$out" | grep '^#' || true
+	result "$rc" "$(echo "$out" | sed -n 's/^\(not \)\{0,1\}ok 1 //p')"
 done
 exit $failed

@@ -90,6 +90,13 @@ else
 	result 1 "a broken walker builds"
 fi
 
+# The stack-footprint check fails a walker deeper than its limit.
+out=$(NS_STACK_LIMIT=256 "$top/tools/stack-footprint.sh" "$rel" 2>&1)
+rc=$?
+echo "$out" >"$err"
+[ "$rc" != 0 ] && echo "$out" | grep -q '^not ok 1 stack footprint .* over 256'
+result $? "the stack-footprint check fails a walker over its limit"
+
 # The summary counts a failing case as a failure, whatever else passed.
 counts=$(printf 'ok 1 a\nnot ok 2 b\nok 3 c # SKIP x\n#ok 4 d\n' | "$top/tools/tap-summary.sh")
 echo "tap-summary gave '$counts'" >"$err"
