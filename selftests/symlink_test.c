@@ -507,9 +507,13 @@ TEST(empty_body)
 	struct result r;
 	struct stat st, dir;
 	char dev[32];
-	int fd;
+	int fd, ko;
 
 	ASSERT_NE(NULL, mods) TH_LOG("NS_TESTMODS is not set (run_tests.sh sets it)");
+	/* the module may live under /tmp, which the scratch tmpfs will hide */
+	snprintf(cmd, sizeof(cmd), "%s/ns_test_emptylink.ko", mods);
+	ko = open(cmd, O_RDONLY);
+	ASSERT_LE(0, ko) TH_LOG("%s: %s", cmd, strerror(errno));
 	fd = open(RESOLVE, O_RDWR);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, unshare(CLONE_NEWNS));
@@ -519,8 +523,9 @@ TEST(empty_body)
 	ASSERT_EQ(0, mkdir("/tmp/e/d", 0755));
 	EXPECT_EQ(-1, symlink("", "/tmp/e/viasyscall"));
 	EXPECT_EQ(ENOENT, errno) TH_LOG("symlink(2) with an empty target");
-	snprintf(cmd, sizeof(cmd), "insmod %s/ns_test_emptylink.ko path=/tmp/e/empty", mods);
+	snprintf(cmd, sizeof(cmd), "insmod /proc/self/fd/%d path=/tmp/e/empty", ko);
 	ASSERT_EQ(0, system(cmd));
+	close(ko);
 	ASSERT_EQ(0, system("rmmod ns_test_emptylink"));
 	ASSERT_EQ(0, lstat("/tmp/e/empty", &st));
 	ASSERT_TRUE(S_ISLNK(st.st_mode));
