@@ -26,6 +26,7 @@
 #include <linux/fs_struct.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <linux/list_bl.h>
 #include <linux/lockref.h>
 #include <linux/magic.h>
 #include <linux/mm.h>
@@ -36,6 +37,7 @@
 #include <linux/seqlock.h>
 #include <linux/slab.h>
 #include <linux/stringhash.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/utsname.h>
 #include <asm/cpufeature.h>
@@ -164,6 +166,9 @@ static unsigned long ns_symbol_start(unsigned long addr, const char *name)
 
 	sprint_symbol(buf, addr);
 	if (strncmp(buf, name, len) || buf[len] != '+')
+		return 0;
+	/* a module's symbol of that name (this module's own walker has some) */
+	if (strchr(buf, '['))
 		return 0;
 	plus = buf + len + 1;
 	slash = strchr(plus, '/');
@@ -756,6 +761,176 @@ int ns_vfs_automount(struct path *path)
 	path_put(path);
 	*path = res;
 	return 0;
+}
+
+/*
+ * RCU-walk's side of the dcache.
+ *
+ * The kernel's __d_lookup_rcu() is not exported, and on IBT kernels its
+ * ENDBR is sealed, so the module walks the live hash table itself:
+ * dentry_hashtable (a pointer to the buckets) and d_hash_shift are data,
+ * found through kallsyms and only read.  The bucket is the top bits of
+ * the 32-bit hash, as d_hash() computes it on 6.1 and 6.12.  Each
+ * candidate's d_seq is sampled raw (no wait for an even count); the
+ * caller must check it before it trusts anything the dentry says.
+ */
+static struct hlist_bl_head *ns_hash_bucket(u64 hashlen)
+{
+	struct hlist_bl_head *table;
+	unsigned int shift;
+
+	table = READ_ONCE(*(struct hlist_bl_head **)ns_ksyms[NS_SYM_DENTRY_HASHTABLE].addr);
+	shift = READ_ONCE(*(unsigned int *)ns_ksyms[NS_SYM_D_HASH_SHIFT].addr);
+	return table + ((u32)hashlen >> shift);
+}
+
+/*
+ * The first entry of a bucket, as hlist_bl_first_rcu() reads it (its
+ * low bit is the bucket's bit lock); READ_ONCE rather than that macro,
+ * whose rcu_dereference of a head that is not __rcu-annotated sparse
+ * reports.  Entries are followed with READ_ONCE(node->next) likewise.
+ */
+static struct hlist_bl_node *ns_bucket_first(struct hlist_bl_head *b)
+{
+	return (struct hlist_bl_node *)((unsigned long)READ_ONCE(b->first) &
+					~LIST_BL_LOCKMASK);
+}
+
+bool ns_vfs_rcu_lookup_usable(void)
+{
+	return ns_ksyms[NS_SYM_DENTRY_HASHTABLE].usable &&
+		ns_ksyms[NS_SYM_D_HASH_SHIFT].usable;
+}
+
+/* d_compare, on a (name, len) pair read consistently under d_seq. */
+static struct dentry *ns_lookup_rcu_op_compare(const struct dentry *parent,
+					       const struct qstr *name,
+					       unsigned int *seqp, bool *retried)
+{
+	struct hlist_bl_node *node;
+	struct dentry *dentry;
+
+	for (node = ns_bucket_first(ns_hash_bucket(name->hash_len)); node;
+	     node = READ_ONCE(node->next)) {
+		const char *tname;
+		unsigned int seq;
+		int tlen;
+
+		dentry = hlist_bl_entry(node, struct dentry, d_hash);
+seqretry:
+		seq = raw_seqcount_begin(&dentry->d_seq);
+		if (dentry->d_parent != parent || d_unhashed(dentry))
+			continue;
+		if (dentry->d_name.hash != name->hash)
+			continue;
+		tlen = dentry->d_name.len;
+		tname = dentry->d_name.name;
+		if (read_seqcount_retry(&dentry->d_seq, seq)) {
+			*retried = true;
+			cpu_relax();
+			goto seqretry;
+		}
+		if (parent->d_op->d_compare(dentry, tlen, tname, name))
+			continue;
+		*seqp = seq;
+		return dentry;
+	}
+	return NULL;
+}
+
+/*
+ * The dentry for @name in @parent, unreferenced, with its d_seq in
+ * *@seqp, or NULL.  Under rcu_read_lock().  A concurrent rename can
+ * make it miss; the walk then falls back to REF-walk's d_lookup().
+ */
+struct dentry *ns_vfs_lookup_rcu(const struct dentry *parent,
+				 const struct qstr *name, unsigned int *seqp,
+				 bool *retried)
+{
+	struct hlist_bl_node *node;
+	struct dentry *dentry;
+
+	if (unlikely(parent->d_flags & DCACHE_OP_COMPARE))
+		return ns_lookup_rcu_op_compare(parent, name, seqp, retried);
+
+	for (node = ns_bucket_first(ns_hash_bucket(name->hash_len)); node;
+	     node = READ_ONCE(node->next)) {
+		unsigned int seq;
+
+		dentry = hlist_bl_entry(node, struct dentry, d_hash);
+		seq = raw_seqcount_begin(&dentry->d_seq);
+		if (dentry->d_parent != parent || d_unhashed(dentry))
+			continue;
+		if (dentry->d_name.hash_len != name->hash_len)
+			continue;
+		/* the name may be renamed under us: d_seq will tell */
+		if (memcmp(READ_ONCE(dentry->d_name.name), name->name, name->len))
+			continue;
+		*seqp = seq;
+		return dentry;
+	}
+	return NULL;
+}
+
+/* Search permission in RCU mode: -ECHILD when it would have to block. */
+int ns_vfs_may_exec_rcu(struct vfsmount *mnt, struct inode *inode)
+{
+	return inode_permission(ns_compat_idmap(mnt), inode, MAY_EXEC | MAY_NOT_BLOCK);
+}
+
+/*
+ * Legitimizing one dentry found in RCU mode: a reference, if it is not
+ * dead, and its d_seq unchanged since @seq.  A reference taken on a
+ * dentry whose d_seq moved is kept (NS_DGET_STALE) for the caller to
+ * drop once it has left RCU mode: dput() may sleep.
+ */
+enum ns_dget ns_vfs_dget_seq(struct dentry *dentry, unsigned int seq)
+{
+	if (!lockref_get_not_dead(&dentry->d_lockref))
+		return NS_DGET_DEAD;
+	if (read_seqcount_retry(&dentry->d_seq, seq))
+		return NS_DGET_STALE;
+	return NS_DGET_OK;
+}
+
+unsigned int ns_vfs_seq_begin_dentry(struct dentry *dentry)
+{
+	return read_seqcount_begin(&dentry->d_seq);
+}
+
+bool ns_vfs_seq_retry_dentry(struct dentry *dentry, unsigned int seq)
+{
+	return read_seqcount_retry(&dentry->d_seq, seq);
+}
+
+/*
+ * Would following @link touch its atime?  The kernel asks
+ * atime_needs_update(), which is not exported: this is its rule for the
+ * common mount options (noatime, nodiratime does not apply to links,
+ * relatime: only when atime is not newer than mtime and ctime, or a
+ * day old), erring towards "yes", which only costs an unlazy.
+ */
+bool ns_vfs_atime_needs_update(const struct path *link)
+{
+	struct inode *inode = d_inode(link->dentry);
+	struct timespec64 now, atime, mtime, ctime;
+
+	if (inode->i_flags & S_NOATIME)
+		return false;
+	if (link->mnt->mnt_flags & MNT_NOATIME)
+		return false;
+	if (IS_NOATIME(inode) || sb_rdonly(inode->i_sb) || __mnt_is_readonly(link->mnt))
+		return false;
+	if (!(link->mnt->mnt_flags & MNT_RELATIME))
+		return true;
+	atime = ns_inode_atime(inode);
+	mtime = ns_inode_mtime(inode);
+	ctime = ns_inode_ctime(inode);
+	if (timespec64_compare(&mtime, &atime) >= 0 ||
+	    timespec64_compare(&ctime, &atime) >= 0)
+		return true;
+	ktime_get_coarse_real_ts64(&now);
+	return now.tv_sec - atime.tv_sec >= 24 * 60 * 60;
 }
 
 static seqlock_t *ns_mount_lock(void)

@@ -47,6 +47,11 @@ module_param(ksym_source, charp, 0444);
 MODULE_PARM_DESC(ksym_source,
 		 "how kallsyms_lookup_name is called: auto (default), or gate (through a kprobe, safe under IBT)");
 
+static char *rcu = "auto";
+module_param(rcu, charp, 0444);
+MODULE_PARM_DESC(rcu,
+		 "RCU-walk: auto (the best this kernel allows), within-mount, or off");
+
 /* ------------------------------------------------------------------ */
 /* The nameidata                                                       */
 
@@ -70,13 +75,15 @@ static const char *const ns_last_names[] = {
 	[NS_LAST_BIND] = "bind",
 };
 
-/* How the walk is being done; RCU-walk will come in front of these. */
+/* How the walk is being done. */
 enum ns_walk_mode {
+	NS_MODE_RCU,		/* no references, no locks: d_seq checks */
 	NS_MODE_REF,		/* references and locks */
 	NS_MODE_REVAL,		/* REF-walk with LOOKUP_REVAL, after ESTALE */
 };
 
 static const char *const ns_mode_names[] = {
+	[NS_MODE_RCU] = "rcu",
 	[NS_MODE_REF] = "ref",
 	[NS_MODE_REVAL] = "reval",
 };
@@ -92,9 +99,29 @@ static const char *const ns_mode_names[] = {
 
 /* A symlink being followed: its path, its body's release, the rest of the name. */
 struct ns_saved {
-	struct path link;
+	struct path link;		/* referenced, except in RCU mode */
 	struct delayed_call done;
 	const char *name;
+	unsigned int seq;		/* RCU mode: the link's d_seq */
+};
+
+/* Fault injection: make a check fail at a step, to walk the fallbacks. */
+enum ns_inject {
+	NS_INJECT_NONE,
+	NS_INJECT_DSEQ,			/* a d_seq check fails: restart */
+	NS_INJECT_LEGITIMIZE,		/* an unlazy there fails: restart */
+	NS_INJECT_ECHILD_PERMISSION,	/* may_lookup says -ECHILD: unlazy */
+	NS_INJECT_MISS,			/* the RCU lookup misses: unlazy */
+	NS_INJECT_ESTALE,		/* the step fails ESTALE: LOOKUP_REVAL */
+};
+
+static const char *const ns_inject_names[] = {
+	[NS_INJECT_NONE] = "none",
+	[NS_INJECT_DSEQ] = "dseq",
+	[NS_INJECT_LEGITIMIZE] = "legitimize",
+	[NS_INJECT_ECHILD_PERMISSION] = "echild-permission",
+	[NS_INJECT_MISS] = "miss",
+	[NS_INJECT_ESTALE] = "estale",
 };
 
 /* What one step of the walk did, for its `step` line. */
@@ -107,6 +134,7 @@ struct ns_step {
 	bool link;
 	bool magic;
 	bool jump_root;
+	bool seq_retry;
 	bool shown;
 };
 
@@ -129,6 +157,19 @@ struct nameidata {
 	vfsuid_t dir_vfsuid;		/* for may_follow_link */
 	bool semantics_42;		/* answer as 4.2 where it differs */
 	const char *divergence;		/* where 4.2 and this kernel differ */
+
+	/* RCU-walk. */
+	unsigned int seq;		/* path.dentry's d_seq */
+	unsigned int next_seq;		/* the next dentry's */
+	unsigned int root_seq;		/* root.dentry's */
+	struct path pinned;		/* the start, referenced, for RCU mode */
+	const char *unlazy_reason;	/* why RCU mode ended early */
+	int unlazy_step;
+	const char *restart_reason;	/* why the walk had to start again */
+	bool rcu_completed;		/* reached its end in RCU mode */
+	enum ns_walk_mode attempt;	/* what this attempt starts in */
+	enum ns_inject inject;
+	int inject_step;
 
 	/* Instrumentation. */
 	struct ns_buf *trace;
@@ -181,9 +222,26 @@ static __printf(2, 3) void ns_printf(struct ns_buf *b, const char *fmt, ...)
 	b->len = min_t(size_t, b->len + n, b->size - 1);
 }
 
+static void ns_putc(struct ns_buf *b, char c);
+
+/* Without vsnprintf: these are called deep in the walk, and kept small. */
 static void ns_puts(struct ns_buf *b, const char *s)
 {
-	ns_printf(b, "%s", s);
+	while (*s)
+		ns_putc(b, *s++);
+}
+
+static void ns_put_uint(struct ns_buf *b, unsigned int n)
+{
+	char digits[10];
+	int i = 0;
+
+	do {
+		digits[i++] = '0' + n % 10;
+		n /= 10;
+	} while (n);
+	while (i)
+		ns_putc(b, digits[--i]);
 }
 
 static void ns_putc(struct ns_buf *b, char c)
@@ -202,10 +260,14 @@ static void ns_put_escaped(struct ns_buf *sb, const char *s, size_t len)
 	for (i = 0; i < len; i++) {
 		unsigned char c = s[i];
 
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\\')
-			ns_printf(sb, "\\%03o", c);
-		else
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\\') {
+			ns_putc(sb, '\\');
+			ns_putc(sb, '0' + (c >> 6));
+			ns_putc(sb, '0' + ((c >> 3) & 7));
+			ns_putc(sb, '0' + (c & 7));
+		} else {
 			ns_putc(sb, c);
+		}
 	}
 }
 
@@ -368,6 +430,8 @@ static void ns_step_end(struct nameidata *nd, int err)
 		ns_puts(sb, " jump=root");
 	if (st->magic)
 		ns_puts(sb, " magic=kernel");
+	if (st->seq_retry)
+		ns_puts(sb, " seq_retry=y");
 	if (err) {
 		ns_puts(sb, " err=");
 		ns_put_errno(sb, err);
@@ -386,7 +450,9 @@ static void ns_step_link(struct nameidata *nd, const char *body)
 	nd->step.link = true;
 	if (!nd->step.shown)
 		return;
-	ns_printf(sb, " link=%d body=", nd->total_link_count);
+	ns_puts(sb, " link=");
+	ns_put_uint(sb, nd->total_link_count);
+	ns_puts(sb, " body=");
 	if (ns_buf_left(sb) < len * 4 + NS_TRACE_RESERVE)
 		ns_puts(sb, "(not-shown)");
 	else
@@ -424,15 +490,130 @@ static void path_to_nameidata(struct nameidata *nd, struct path *path)
 	nd->inode = d_inode(path->dentry);
 }
 
-static void nd_jump_root(struct nameidata *nd)
+/* Is the injected failure @what due at this step?  Once per walk. */
+static bool ns_injected(struct nameidata *nd, enum ns_inject what, int step)
+{
+	if (nd->inject != what || step < nd->inject_step)
+		return false;
+	nd->inject = NS_INJECT_NONE;
+	return true;
+}
+
+/*
+ * RCU mode holds rcu_read_lock() from path_init() to an unlazy or the
+ * end of the walk, across the walk's functions, as the kernel's walker
+ * does.  sparse follows lock contexts within a function only, so these
+ * two tell it that the context is balanced here.
+ */
+static void enter_rcu(struct nameidata *nd)
+{
+	rcu_read_lock();
+	__release(RCU);
+	nd->mode = NS_MODE_RCU;
+}
+
+static void leave_rcu(struct nameidata *nd)
+{
+	nd->flags &= ~LOOKUP_RCU;
+	nd->mode = NS_MODE_REF;
+	__acquire(RCU);
+	rcu_read_unlock();
+}
+
+/*
+ * Unlazy: from RCU mode to REF mode where the walk is.  Every dentry the
+ * walk uses without a reference -- each link on the stack, the current
+ * path and, for try_to_unlazy_next(), the child just found -- gets one,
+ * if it is not dead and its d_seq has not moved since it was sampled.
+ * Mounts need nothing special: RCU mode never leaves the mounts pinned
+ * at the start (the start's and the root's), so mntget() is safe.
+ * Any failure and the walk must start again in REF mode: what was taken
+ * is dropped, after rcu_read_unlock(), since dput() may sleep.
+ */
+static bool unlazy(struct nameidata *nd, struct dentry *child,
+		   unsigned int child_seq, const char *reason)
+{
+	u64 held = 0, stale = 0;	/* bit i: link i; bit 62 path, 63 child */
+	bool ok = !ns_injected(nd, NS_INJECT_LEGITIMIZE, nd->steps);
+	enum ns_dget got;
+	int i;
+
+	for (i = 0; i < nd->depth; i++) {
+		got = ns_vfs_dget_seq(nd->stack[i].link.dentry, nd->stack[i].seq);
+		held |= (u64)(got != NS_DGET_DEAD) << i;
+		stale |= (u64)(got != NS_DGET_OK) << i;
+	}
+	got = ns_vfs_dget_seq(nd->path.dentry, nd->seq);
+	held |= (u64)(got != NS_DGET_DEAD) << 62;
+	stale |= (u64)(got != NS_DGET_OK) << 62;
+	if (child) {
+		got = ns_vfs_dget_seq(child, child_seq);
+		held |= (u64)(got != NS_DGET_DEAD) << 63;
+		stale |= (u64)(got != NS_DGET_OK) << 63;
+	}
+	ok = ok && !stale;
+	leave_rcu(nd);
+	if (reason && !nd->unlazy_reason) {
+		nd->unlazy_reason = reason;
+		nd->unlazy_step = nd->steps;
+	}
+	if (ok) {
+		for (i = 0; i < nd->depth; i++)
+			mntget(nd->stack[i].link.mnt);
+		mntget(nd->path.mnt);
+		return true;
+	}
+	for (i = 0; i < nd->depth; i++)
+		if (held & BIT_ULL(i))
+			dput(nd->stack[i].link.dentry);
+	if (held & BIT_ULL(62))
+		dput(nd->path.dentry);
+	if (child && (held & BIT_ULL(63)))
+		dput(child);
+	nd->depth = 0;
+	nd->path.mnt = NULL;
+	nd->path.dentry = NULL;
+	nd->restart_reason = reason ? "legitimize" : "legitimize-at-end";
+	return false;
+}
+
+static bool try_to_unlazy(struct nameidata *nd, const char *reason)
+{
+	return unlazy(nd, NULL, 0, reason);
+}
+
+/* ... and the child just found, which the caller then holds. */
+static bool try_to_unlazy_next(struct nameidata *nd, struct dentry *child,
+			       const char *reason)
+{
+	return unlazy(nd, child, nd->next_seq, reason);
+}
+
+/* A failure only RCU mode can have: start again in REF mode. */
+static const char *ns_restart(struct nameidata *nd, const char *reason)
+{
+	if (!nd->restart_reason)
+		nd->restart_reason = reason;
+	return ERR_PTR(-ECHILD);
+}
+
+static int nd_jump_root(struct nameidata *nd)
 {
 	if (!nd->root.mnt)
 		set_root(nd);
-	path_put(&nd->path);
-	nd->path = nd->root;
-	path_get(&nd->path);
+	if (nd->mode == NS_MODE_RCU) {
+		if (ns_vfs_seq_retry_dentry(nd->root.dentry, nd->root_seq))
+			return PTR_ERR(ns_restart(nd, "root-seq"));
+		nd->path = nd->root;
+		nd->seq = nd->root_seq;
+	} else {
+		path_put(&nd->path);
+		nd->path = nd->root;
+		path_get(&nd->path);
+	}
 	nd->inode = d_inode(nd->path.dentry);
 	nd->state |= NS_JUMPED;
+	return 0;
 }
 
 static void put_link(struct nameidata *nd)
@@ -440,11 +621,20 @@ static void put_link(struct nameidata *nd)
 	struct ns_saved *last = nd->stack + --nd->depth;
 
 	do_delayed_call(&last->done);
-	path_put(&last->link);
+	if (nd->mode != NS_MODE_RCU)
+		path_put(&last->link);
 }
 
 static void terminate_walk(struct nameidata *nd)
 {
+	if (nd->mode == NS_MODE_RCU) {
+		/* nothing but the pinned start and root is referenced */
+		while (nd->depth)
+			put_link(nd);
+		nd->path.mnt = NULL;
+		nd->path.dentry = NULL;
+		leave_rcu(nd);
+	}
 	while (nd->depth)
 		put_link(nd);
 	if (nd->path.dentry) {
@@ -458,6 +648,11 @@ static void terminate_walk(struct nameidata *nd)
 	}
 	nd->root.mnt = NULL;
 	nd->root.dentry = NULL;
+	if (nd->pinned.dentry) {
+		path_put(&nd->pinned);
+		nd->pinned.mnt = NULL;
+		nd->pinned.dentry = NULL;
+	}
 	if (nd->stack != nd->internal) {
 		kfree(nd->stack);
 		nd->stack = nd->internal;
@@ -529,7 +724,8 @@ static int reserve_stack(struct nameidata *nd)
 
 	if (nd->depth < NS_EMBEDDED_LEVELS || nd->stack != nd->internal)
 		return 0;
-	p = kmalloc_array(NS_MAXSYMLINKS, sizeof(*p), GFP_KERNEL);
+	p = kmalloc_array(NS_MAXSYMLINKS, sizeof(*p),
+			  nd->mode == NS_MODE_RCU ? GFP_ATOMIC : GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
 	memcpy(p, nd->internal, sizeof(nd->internal));
@@ -588,6 +784,122 @@ static const char *pick_magic_link(struct nameidata *nd, struct path *link)
 	return NULL;
 }
 
+/* Walk on into a link body: an absolute one jumps to the root first. */
+static const char *ns_link_body(struct nameidata *nd, const char *res)
+{
+	int err;
+
+	ns_step_link(nd, res);
+	if (*res == '/') {
+		err = nd_jump_root(nd);
+		if (err)
+			return ERR_PTR(err);
+		nd->step.jump_root = true;
+		while (*res == '/')
+			res++;
+	}
+	if (*res)
+		return res;
+	put_link(nd);
+	return NULL;
+}
+
+/*
+ * pick_link in RCU mode.  It stays in RCU mode for what can be done
+ * without blocking or references: a body the filesystem keeps inline
+ * (i_link) or gives without a dentry (->get_link(NULL, ...)), no atime
+ * to update, room on the stack.  Returns NULL when it handled the link
+ * (*@res set), or why REF mode must take over: the caller unlazies and
+ * pick_link() starts over, so nothing is changed before that is known.
+ */
+static const char *pick_link_rcu(struct nameidata *nd, struct dentry *dentry,
+				 struct inode *inode, int flags,
+				 const char **res)
+{
+	struct path link = { .mnt = nd->path.mnt, .dentry = dentry };
+	DEFINE_DELAYED_CALL(done);
+	struct ns_saved *last;
+	const char *body;
+
+	if (nd->total_link_count >= NS_MAXSYMLINKS) {
+		nd->total_link_count++;
+		*res = ERR_PTR(-ELOOP);
+		return NULL;
+	}
+	if (ns_vfs_is_magic_link(inode))
+		return "magic";
+	if ((flags & WALK_TRAILING) && may_follow_link(nd, &link))
+		return "protected";
+	if (ns_vfs_nosymfollow(link.mnt) && !nd->semantics_42)
+		return "nosymfollow";
+	if (ns_vfs_atime_needs_update(&link))
+		return "atime";
+	if (reserve_stack(nd))
+		return "alloc";
+	body = READ_ONCE(inode->i_link);
+	if (!body) {
+		body = inode->i_op->get_link(NULL, inode, &done);
+		if (body == ERR_PTR(-ECHILD))
+			return "link";
+	}
+	nd->total_link_count++;
+	if (ns_vfs_nosymfollow(link.mnt))
+		nd->divergence = "nosymfollow";
+	if (IS_ERR(body)) {
+		*res = body;
+		return NULL;
+	}
+	last = nd->stack + nd->depth++;
+	last->link = link;
+	last->seq = nd->next_seq;
+	last->name = NULL;
+	last->done = done;
+	*res = ns_link_body(nd, body);
+	return NULL;
+}
+
+/*
+ * step_into in RCU mode: trust nothing about the dentry found until its
+ * d_seq has been checked; cross no mounts (the walk unlazies there); a
+ * negative one is ENOENT.  Returns false when the walk has left RCU mode
+ * and holds @dentry, for REF mode's step_into to go on.
+ */
+static bool step_into_rcu(struct nameidata *nd, int flags,
+			  struct dentry *dentry, const char **res)
+{
+	struct inode *inode = READ_ONCE(dentry->d_inode);
+	const char *why = NULL;
+
+	if (ns_vfs_seq_retry_dentry(dentry, nd->next_seq) ||
+	    ns_injected(nd, NS_INJECT_DSEQ, nd->steps)) {
+		*res = ns_restart(nd, "dseq");
+		return true;
+	}
+	if (ns_vfs_is_managed(dentry)) {
+		why = "mount";
+	} else if (!inode) {
+		*res = ERR_PTR(-ENOENT);
+		return true;
+	} else if (!d_is_symlink(dentry) || (flags & WALK_NOFOLLOW) ||
+		   ((flags & WALK_TRAILING) && !(nd->flags & LOOKUP_FOLLOW))) {
+		nd->path.dentry = dentry;
+		nd->inode = inode;
+		nd->seq = nd->next_seq;
+		*res = NULL;
+		return true;
+	}
+	if (!why) {
+		why = pick_link_rcu(nd, dentry, inode, flags, res);
+		if (!why)
+			return true;
+	}
+	if (!try_to_unlazy_next(nd, dentry, why)) {
+		*res = ERR_PTR(-ECHILD);
+		return true;
+	}
+	return false;
+}
+
 /*
  * pick_link: count the link, apply the trailing-link and mount rules,
  * push it onto the stack and return its body for link_path_walk to walk
@@ -636,17 +948,7 @@ static const char *pick_link(struct nameidata *nd, struct path *link,
 		if (IS_ERR(res))
 			return res;
 	}
-	ns_step_link(nd, res);
-	if (*res == '/') {
-		nd_jump_root(nd);
-		nd->step.jump_root = true;
-		while (*res == '/')
-			res++;
-	}
-	if (*res)
-		return res;
-	put_link(nd);
-	return NULL;
+	return ns_link_body(nd, res);
 
 refuse:
 	path_put(link);
@@ -664,9 +966,14 @@ refuse:
 static const char *step_into(struct nameidata *nd, int flags,
 			     struct dentry *dentry)
 {
-	struct path path = { .mnt = mntget(nd->path.mnt), .dentry = dentry };
+	struct path path;
+	const char *res;
 	int err;
 
+	if (nd->mode == NS_MODE_RCU && step_into_rcu(nd, flags, dentry, &res))
+		return res;
+	path.mnt = mntget(nd->path.mnt);
+	path.dentry = dentry;
 	err = follow_managed(nd, &path);
 	if (!err && d_is_negative(path.dentry))
 		err = -ENOENT;
@@ -687,11 +994,59 @@ static const char *step_into(struct nameidata *nd, int flags,
  * hit where it wants that (DCACHE_OP_REVALIDATE).  NULL means "not
  * known here": ask the filesystem.
  */
+/*
+ * lookup_fast in RCU mode: the hash table without references; then the
+ * parent's d_seq must not have moved (or the child may not be its), and
+ * a filesystem that revalidates is asked with LOOKUP_RCU.  A miss, or a
+ * revalidation that cannot be answered without blocking, unlazies.
+ */
+static struct dentry *lookup_fast_rcu(struct nameidata *nd, int *status)
+{
+	struct dentry *parent = nd->path.dentry, *dentry = NULL;
+	bool retried = false;
+	unsigned int seq;
+
+	if (!ns_injected(nd, NS_INJECT_MISS, nd->steps))
+		dentry = ns_vfs_lookup_rcu(parent, &nd->last, &seq, &retried);
+	nd->step.seq_retry = retried;
+	if (!dentry) {
+		if (!try_to_unlazy(nd, "miss"))
+			return ERR_PTR(-ECHILD);
+		return NULL;
+	}
+	if (ns_vfs_seq_retry_dentry(parent, nd->seq))
+		return ERR_CAST(ns_restart(nd, "dseq"));
+	nd->next_seq = seq;
+	nd->step.how = "dcache";
+	*status = 1;
+	if (!(dentry->d_flags & DCACHE_OP_REVALIDATE))
+		return dentry;
+	*status = ns_vfs_revalidate(dentry, nd->flags);
+	if (*status > 0) {
+		nd->step.how = "revalidated";
+		return dentry;
+	}
+	if (!try_to_unlazy_next(nd, dentry, "revalidate"))
+		return ERR_PTR(-ECHILD);
+	if (*status == -ECHILD)
+		*status = ns_vfs_revalidate(dentry, nd->flags);
+	return dentry;
+}
+
 static struct dentry *lookup_fast(struct nameidata *nd)
 {
 	struct dentry *dentry;
 	int status;
 
+	if (nd->mode == NS_MODE_RCU) {
+		dentry = lookup_fast_rcu(nd, &status);
+		if (IS_ERR_OR_NULL(dentry) || nd->mode == NS_MODE_RCU)
+			return dentry;
+		/* unlazied: the dentry is held now, and status is REF mode's */
+		if (status > 0)
+			return dentry;
+		goto invalid;
+	}
 	dentry = ns_vfs_lookup_cached(nd->path.dentry, &nd->last);
 	if (!dentry)
 		return NULL;
@@ -703,6 +1058,7 @@ static struct dentry *lookup_fast(struct nameidata *nd)
 		nd->step.how = "revalidated";
 		return dentry;
 	}
+invalid:
 	if (!status)
 		ns_vfs_invalidate(dentry);
 	dput(dentry);
@@ -750,6 +1106,39 @@ static struct dentry *follow_dotdot(struct nameidata *nd)
 	return parent;
 }
 
+/*
+ * follow_dotdot in RCU mode: the parent by d_parent, its d_seq sampled
+ * before the child's is checked again.  At a mount's root the walk
+ * unlazies (NULL: REF mode goes on); a parent outside the mount (an
+ * escaped bind mount) or a moved child restarts the walk.
+ */
+static struct dentry *follow_dotdot_rcu(struct nameidata *nd)
+{
+	struct dentry *old = nd->path.dentry, *parent;
+
+#ifndef NS_TEST_BREAK_DOTDOT
+	if (path_equal(&nd->path, &nd->root)) {
+		nd->step.how = "dotdot-root";
+		nd->next_seq = nd->seq;
+		return old;
+	}
+#endif
+	if (old == nd->path.mnt->mnt_root) {
+		if (!try_to_unlazy(nd, "mount"))
+			return ERR_PTR(-ECHILD);
+		return NULL;
+	}
+	parent = READ_ONCE(old->d_parent);
+	nd->next_seq = ns_vfs_seq_begin_dentry(parent);
+	/* the parent's d_seq is read before the child's is checked again */
+	smp_rmb();
+	if (ns_vfs_seq_retry_dentry(old, nd->seq))
+		return ERR_CAST(ns_restart(nd, "dseq"));
+	if (unlikely(!ns_vfs_connected(nd->path.mnt, parent)))
+		return ERR_CAST(ns_restart(nd, "disconnected"));
+	return parent;
+}
+
 static const char *handle_dots(struct nameidata *nd, int type)
 {
 	struct dentry *parent;
@@ -761,6 +1150,13 @@ static const char *handle_dots(struct nameidata *nd, int type)
 	nd->step.how = "dotdot";
 	if (!nd->root.mnt)
 		set_root(nd);
+	if (nd->mode == NS_MODE_RCU) {
+		parent = follow_dotdot_rcu(nd);
+		if (IS_ERR(parent))
+			return ERR_CAST(parent);
+		if (parent)
+			return step_into(nd, WALK_NOFOLLOW, parent);
+	}
 	parent = follow_dotdot(nd);
 	if (IS_ERR(parent))
 		return ERR_CAST(parent);
@@ -780,6 +1176,10 @@ static const char *walk_component(struct nameidata *nd, int flags)
 	if (nd->last_type == NS_LAST_ROOT || nd->last_type == NS_LAST_BIND)
 		return NULL;	/* no component: the walk ends where it is */
 	ns_step_begin(nd);
+	if (nd->mode != NS_MODE_REVAL && ns_injected(nd, NS_INJECT_ESTALE, nd->steps)) {
+		res = ERR_PTR(-ESTALE);
+		goto out;
+	}
 	if (nd->last_type != NS_LAST_NORM) {
 		if (!(flags & WALK_MORE) && nd->depth)
 			put_link(nd);
@@ -804,6 +1204,17 @@ out:
 /* may_lookup: search permission on the directory the walk is in. */
 static int may_lookup(struct nameidata *nd)
 {
+	if (nd->mode == NS_MODE_RCU) {
+		int err = ns_injected(nd, NS_INJECT_ECHILD_PERMISSION, nd->steps + 1) ?
+			-ECHILD : ns_vfs_may_exec_rcu(nd->path.mnt, nd->inode);
+
+		if (!err)
+			return 0;
+		if (!try_to_unlazy(nd, "permission"))
+			return -ECHILD;
+		if (err != -ECHILD)
+			return err;
+	}
 	return ns_vfs_may_exec(&nd->path);
 }
 
@@ -893,8 +1304,11 @@ static int link_path_walk(const char *name, struct nameidata *nd)
 			name = link;
 			continue;
 		}
-		if (unlikely(!d_can_lookup(nd->path.dentry)))
+		if (unlikely(!d_can_lookup(nd->path.dentry))) {
+			if (nd->mode == NS_MODE_RCU && !try_to_unlazy(nd, "enotdir"))
+				return -ECHILD;
 			return -ENOTDIR;
+		}
 	}
 }
 
@@ -903,7 +1317,8 @@ static int link_path_walk(const char *name, struct nameidata *nd)
 
 static int path_init(struct nameidata *nd, unsigned int flags)
 {
-	const char *s = nd->name;
+	const char *s = nd->name, *at;
+	struct path start;
 	int err;
 
 	nd->flags = flags;
@@ -913,28 +1328,52 @@ static int path_init(struct nameidata *nd, unsigned int flags)
 	nd->stack = nd->internal;
 	nd->root.mnt = NULL;
 	nd->root.dentry = NULL;
+	nd->rcu_completed = false;
+	nd->unlazy_reason = NULL;
+	/* RCU mode only once rcu_read_lock() is taken, below */
+	nd->mode = nd->attempt == NS_MODE_REVAL ? NS_MODE_REVAL : NS_MODE_REF;
+	if (nd->attempt == NS_MODE_RCU)
+		flags |= LOOKUP_RCU;
+	else if (nd->attempt == NS_MODE_REVAL)
+		flags |= LOOKUP_REVAL;
 
 	if (*s == '/') {
 		set_root(nd);
-		nd->path = nd->root;
-		path_get(&nd->path);
-		nd->inode = d_inode(nd->path.dentry);
-		ns_step_note(nd, "start", "root");
-		return 0;
+		start = nd->root;
+		path_get(&start);
+		at = "root";
+	} else if (nd->dfd == AT_FDCWD) {
+		ns_vfs_get_pwd(&start);
+		at = "cwd";
+	} else {
+		err = ns_vfs_get_fd_path(nd->dfd, &start);
+		if (err)
+			return err;
+		at = "fd";
+		if (*s && !d_can_lookup(start.dentry)) {
+			path_put(&start);
+			return -ENOTDIR;
+		}
 	}
-	if (nd->dfd == AT_FDCWD) {
-		ns_vfs_get_pwd(&nd->path);
-		nd->inode = d_inode(nd->path.dentry);
-		ns_step_note(nd, "start", "cwd");
-		return 0;
+	if (!(flags & LOOKUP_RCU) || !*s) {
+		nd->flags &= ~LOOKUP_RCU;
+		nd->path = start;
+	} else {
+		/*
+		 * RCU mode pins its start and its root with real references
+		 * first: the walk then never needs a mount it does not hold,
+		 * and legitimizing is a dentry matter only.
+		 */
+		if (!nd->root.mnt)
+			set_root(nd);
+		nd->pinned = start;
+		nd->root_seq = ns_vfs_seq_begin_dentry(nd->root.dentry);
+		enter_rcu(nd);
+		nd->path = start;
+		nd->seq = ns_vfs_seq_begin_dentry(start.dentry);
 	}
-	err = ns_vfs_get_fd_path(nd->dfd, &nd->path);
-	if (err)
-		return err;
 	nd->inode = d_inode(nd->path.dentry);
-	if (*s && !d_can_lookup(nd->path.dentry))
-		return -ENOTDIR;
-	ns_step_note(nd, "start", "fd");
+	ns_step_note(nd, "start", at);
 	return 0;
 }
 
@@ -943,6 +1382,11 @@ static int complete_walk(struct nameidata *nd)
 {
 	int status;
 
+	if (nd->mode == NS_MODE_RCU) {
+		if (!try_to_unlazy(nd, NULL))
+			return -ECHILD;
+		nd->rcu_completed = true;
+	}
 	if (!(nd->state & NS_JUMPED))
 		return 0;
 	status = ns_vfs_weak_revalidate(nd->path.dentry, nd->flags);
@@ -990,9 +1434,9 @@ static int path_lookupat(struct nameidata *nd, unsigned int flags,
 
 /* The parent, with the last component and its type. */
 struct ns_parent {
-	struct path path;
-	char *last;
-	enum ns_last_type type;
+	struct path *path;
+	char **last;
+	int *type;
 };
 
 static int path_parentat(struct nameidata *nd, unsigned int flags,
@@ -1006,15 +1450,15 @@ static int path_parentat(struct nameidata *nd, unsigned int flags,
 	if (!err)
 		err = complete_walk(nd);
 	if (!err) {
-		parent->last = nd->last_type == NS_LAST_ROOT ?
+		*parent->last = nd->last_type == NS_LAST_ROOT ?
 			kstrdup("", GFP_KERNEL) :
 			kmemdup_nul(nd->last.name, nd->last.len, GFP_KERNEL);
-		if (!parent->last)
+		if (!*parent->last)
 			err = -ENOMEM;
 	}
 	if (!err) {
-		parent->type = nd->last_type;
-		parent->path = nd->path;
+		*parent->type = nd->last_type;
+		*parent->path = nd->path;
 		nd->path.mnt = NULL;
 		nd->path.dentry = NULL;
 	}
@@ -1033,6 +1477,9 @@ static const char *mountpoint_last(struct nameidata *nd)
 	struct path path;
 
 	nd->flags &= ~LOOKUP_PARENT;
+	/* 4.2 leaves RCU mode at once here */
+	if (nd->mode == NS_MODE_RCU && !try_to_unlazy(nd, "mountpoint"))
+		return ERR_PTR(-ECHILD);
 	if (nd->last_type == NS_LAST_ROOT || nd->last_type == NS_LAST_BIND)
 		return NULL;
 	ns_step_begin(nd);
@@ -1209,6 +1656,9 @@ static const char *open_last_lookups(struct nameidata *nd, struct ns_open *op)
 			nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;
 		return walk_component(nd, WALK_TRAILING);
 	}
+	/* creating takes the directory's lock: REF mode */
+	if (nd->mode == NS_MODE_RCU && !try_to_unlazy(nd, "create"))
+		return ERR_PTR(-ECHILD);
 	kfree(op->last);
 	op->last = kmemdup_nul(nd->last.name, nd->last.len, GFP_KERNEL);
 	if (!op->last)
@@ -1316,8 +1766,6 @@ static int path_openat(struct nameidata *nd, unsigned int open_flag,
 	err = build_open_flags(nd, open_flag, op, &flags);
 	if (err)
 		return err;
-	if (nd->mode == NS_MODE_REVAL)
-		flags |= LOOKUP_REVAL;
 	err = path_init(nd, flags);
 	s = nd->name;
 	if (!err && (op->open_flag & O_PATH)) {
@@ -1388,6 +1836,8 @@ struct ns_request {
 	bool has_at;
 	int at;
 	bool semantics_42;
+	enum ns_inject inject;
+	int inject_step;
 	const char *path;
 };
 
@@ -1484,12 +1934,27 @@ static int ns_open_dry_run(struct nameidata *nd, const struct ns_request *rq,
 
 /* The walk's counts, for the `walk` line. */
 struct ns_walk_info {
-	enum ns_walk_mode mode;
+	enum ns_walk_mode mode;		/* RCU only if it never unlazied */
 	int restarts;
+	bool reval;			/* retried with LOOKUP_REVAL */
+	const char *restart_reason;
+	const char *unlazy_reason;
+	int unlazy_step;
 	int steps;
 	int steps_shown;
 	int links;
 };
+
+/* RCU-walk: whether walks start in RCU mode, and why (`features`). */
+enum ns_rcu_mode { NS_RCU_OFF, NS_RCU_WITHIN_MOUNT };
+
+static const char *const ns_rcu_mode_names[] = {
+	[NS_RCU_OFF] = "off",
+	[NS_RCU_WITHIN_MOUNT] = "within-mount",
+};
+
+static enum ns_rcu_mode ns_rcu_mode;
+static const char *ns_rcu_why = "not-decided";
 
 /*
  * filename_lookup and friends: the retry ladder.  A walk failing with
@@ -1499,16 +1964,26 @@ struct ns_walk_info {
 static void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 			      struct ns_buf *trace, struct ns_walk_info *wi)
 {
-	unsigned int flags = ns_lookup_flags(rq) & ~LOOKUP_EMPTY;
+	unsigned int flags = ns_lookup_flags(rq) & ~(LOOKUP_EMPTY | LOOKUP_REVAL);
 	struct nameidata nd = {
 		.dfd = rq->has_at ? rq->at : AT_FDCWD,
 		.name = rq->path,
 		.trace = trace,
-		.mode = (flags & LOOKUP_REVAL) ? NS_MODE_REVAL : NS_MODE_REF,
 		.semantics_42 = rq->semantics_42,
+		.inject = rq->inject,
+		.inject_step = rq->inject_step,
 	};
-	struct ns_parent parent = {};
+	struct ns_parent parent = {
+		.path = &a->path, .last = &a->last, .type = &a->last_type,
+	};
 
+	if (rq->rflags & NS_RF_REVAL)
+		nd.attempt = NS_MODE_REVAL;
+	else if (ns_rcu_mode != NS_RCU_OFF)
+		nd.attempt = NS_MODE_RCU;
+	else
+		nd.attempt = NS_MODE_REF;
+	nd.mode = nd.attempt == NS_MODE_REVAL ? NS_MODE_REVAL : NS_MODE_REF;
 	a->last_type = -1;
 	/* getname(): the empty name is ENOENT unless AT_EMPTY_PATH. */
 	if (!*rq->path && !(rq->rflags & NS_RF_EMPTY)) {
@@ -1529,11 +2004,6 @@ static void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 			break;
 		case NS_REQ_PARENT:
 			a->err = path_parentat(&nd, flags, &parent);
-			if (!a->err) {
-				a->path = parent.path;
-				a->last = parent.last;
-				a->last_type = parent.type;
-			}
 			break;
 		case NS_REQ_OPEN:
 			ns_answer_release(a);
@@ -1543,15 +2013,28 @@ static void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 		}
 		if (rq->mode != NS_REQ_OPEN)
 			a->has_path = !a->err;
-		if (a->err != -ESTALE || nd.mode == NS_MODE_REVAL)
-			break;
-		wi->restarts++;
-		nd.mode = NS_MODE_REVAL;
-		flags |= LOOKUP_REVAL;
+		/* filename_lookup's ladder: RCU, then REF, then REF|REVAL */
+		if (a->err == -ECHILD && nd.attempt == NS_MODE_RCU) {
+			wi->restarts++;
+			wi->restart_reason = nd.restart_reason ?: "echild";
+			nd.attempt = NS_MODE_REF;
+			continue;
+		}
+		if (a->err == -ESTALE && nd.attempt != NS_MODE_REVAL) {
+			wi->restarts++;
+			wi->restart_reason = "estale";
+			wi->reval = true;
+			nd.attempt = NS_MODE_REVAL;
+			continue;
+		}
+		break;
 	}
 out:
 	a->divergence = nd.divergence;
-	wi->mode = nd.mode;
+	wi->mode = nd.rcu_completed && !nd.unlazy_reason ? NS_MODE_RCU :
+		nd.attempt == NS_MODE_RCU ? NS_MODE_REF : nd.attempt;
+	wi->unlazy_reason = nd.unlazy_reason;
+	wi->unlazy_step = nd.unlazy_step;
 	wi->steps = nd.steps;
 	wi->steps_shown = nd.steps_shown;
 	wi->links = nd.total_link_count;
@@ -1781,9 +2264,33 @@ static bool ns_same_answer(const struct ns_answer *x, const struct ns_answer *y)
 /* ------------------------------------------------------------------ */
 /* Statistics and the mismatch log                                     */
 
+/* Why walks left RCU mode or started again, counted by name. */
+static const char *const ns_reasons[] = {
+	"miss", "revalidate", "permission", "mount", "link", "magic", "atime",
+	"alloc", "enotdir", "protected", "nosymfollow", "create", "mountpoint",
+	"dseq", "legitimize", "legitimize-at-end", "root-seq", "disconnected",
+	"estale", "echild",
+};
+
+#define NS_REASONS ARRAY_SIZE(ns_reasons)
+
+static int ns_reason_index(const char *reason)
+{
+	int i;
+
+	for (i = 0; i < NS_REASONS; i++)
+		if (!strcmp(reason, ns_reasons[i]))
+			return i;
+	return -1;
+}
+
 enum ns_counter {
 	NS_C_REQUESTS,
-	NS_C_REJECTED,
+	NS_C_WALKS_RCU,		/* walks that completed in RCU mode */
+	NS_C_UNLAZY,		/* NS_REASONS slots */
+	NS_C_RESTART = NS_C_UNLAZY + NS_REASONS,	/* NS_REASONS slots */
+	NS_C_REST = NS_C_RESTART + NS_REASONS,
+	NS_C_REJECTED = NS_C_REST,
 	NS_C_SHADOW_OK,
 	NS_C_REVAL_RETRIES,
 	NS_C_VERDICT,	/* NS_VERDICTS slots */
@@ -1943,14 +2450,28 @@ static char *ns_run_request(const struct ns_request *rq, size_t *lenp)
 	if (check && !ns_same_answer(&o1, &o2))
 		ns_put_answer(&out, "kernel-again", &o2);
 	ns_printf(&out, "verdict %s\n", ns_verdict_names[verdict]);
-	ns_printf(&out, "walk mode=%s restarts=%d steps=%d steps_shown=%d links=%d\n",
-		  ns_mode_names[wi.mode], wi.restarts, wi.steps,
+	ns_printf(&out, "walk mode=%s restarts=%d", ns_mode_names[wi.mode], wi.restarts);
+	if (wi.restart_reason)
+		ns_printf(&out, " restart=%s", wi.restart_reason);
+	if (wi.unlazy_reason)
+		ns_printf(&out, " unlazy=%s@%d", wi.unlazy_reason, wi.unlazy_step);
+	else
+		ns_puts(&out, " unlazy=none");
+	if (rq->inject)
+		ns_printf(&out, " inject=%s@%d", ns_inject_names[rq->inject], rq->inject_step);
+	ns_printf(&out, " steps=%d steps_shown=%d links=%d\n", wi.steps,
 		  wi.steps_shown, wi.links);
 	ns_puts(&out, tbuf);
 
 	ns_count(NS_C_REQUESTS);
 	ns_count(NS_C_VERDICT + verdict);
-	if (wi.restarts)
+	if (wi.mode == NS_MODE_RCU)
+		ns_count(NS_C_WALKS_RCU);
+	if (wi.unlazy_reason && ns_reason_index(wi.unlazy_reason) >= 0)
+		ns_count(NS_C_UNLAZY + ns_reason_index(wi.unlazy_reason));
+	if (wi.restart_reason && ns_reason_index(wi.restart_reason) >= 0)
+		ns_count(NS_C_RESTART + ns_reason_index(wi.restart_reason));
+	if (wi.reval)
 		ns_count(NS_C_REVAL_RETRIES);
 	if (!shadow.err)
 		ns_count(NS_C_SHADOW_OK);
@@ -2000,7 +2521,28 @@ static int ns_parse_flags(char *val, struct ns_request *rq, const char **why)
 	return 0;
 }
 
-enum { NS_KEY_MODE, NS_KEY_FLAGS, NS_KEY_AT, NS_KEY_SEMANTICS, NS_KEY_PATH };
+enum { NS_KEY_MODE, NS_KEY_FLAGS, NS_KEY_AT, NS_KEY_SEMANTICS, NS_KEY_INJECT, NS_KEY_PATH };
+
+/* inject=<what>@<step>: make that check fail at that step, once. */
+static int ns_parse_inject(char *val, struct ns_request *rq, const char **why)
+{
+	char *at = strchr(val, '@');
+	int i;
+
+	*why = "inject= takes <dseq|legitimize|echild-permission|miss|estale>@<step>";
+	if (!at)
+		return -EINVAL;
+	*at = '\0';
+	if (kstrtoint(at + 1, 10, &rq->inject_step) || rq->inject_step < 0)
+		return -EINVAL;
+	for (i = NS_INJECT_NONE + 1; i < ARRAY_SIZE(ns_inject_names); i++) {
+		if (!strcmp(val, ns_inject_names[i])) {
+			rq->inject = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
 
 static int ns_parse_option(int key, char *val, struct ns_request *rq,
 			   const char **why)
@@ -2035,8 +2577,10 @@ static int ns_parse_option(int key, char *val, struct ns_request *rq,
 			return 0;
 		*why = "semantics= must be running (the default) or 4.2";
 		return -EINVAL;
+	case NS_KEY_INJECT:
+		return ns_parse_inject(val, rq, why);
 	}
-	*why = "unknown key (keys: mode, flags, at, semantics, path)";
+	*why = "unknown key (keys: mode, flags, at, semantics, inject, path)";
 	return -EINVAL;
 }
 
@@ -2047,6 +2591,7 @@ static int ns_key_index(const char *s, size_t len)
 		[NS_KEY_FLAGS] = "flags",
 		[NS_KEY_AT] = "at",
 		[NS_KEY_SEMANTICS] = "semantics",
+		[NS_KEY_INJECT] = "inject",
 		[NS_KEY_PATH] = "path",
 	};
 	int i;
@@ -2091,7 +2636,7 @@ static int ns_parse_request(char *buf, size_t len, struct ns_request *rq,
 				rq->path = buf;	/* the whole write */
 				break;
 			}
-			*why = eq ? "unknown key (keys: mode, flags, at, semantics, path)" :
+			*why = eq ? "unknown key (keys: mode, flags, at, semantics, inject, path)" :
 				"after options, give the path as path=";
 			return -EINVAL;
 		}
@@ -2269,6 +2814,13 @@ static int stats_show(struct seq_file *m, void *unused)
 			   atomic_long_read(&ns_counters[NS_C_VERDICT + i]));
 	seq_printf(m, "reval_retries %ld\n",
 		   atomic_long_read(&ns_counters[NS_C_REVAL_RETRIES]));
+	seq_printf(m, "walks_rcu %ld\n", atomic_long_read(&ns_counters[NS_C_WALKS_RCU]));
+	for (i = 0; i < NS_REASONS; i++)
+		seq_printf(m, "unlazy %s %ld\n", ns_reasons[i],
+			   atomic_long_read(&ns_counters[NS_C_UNLAZY + i]));
+	for (i = 0; i < NS_REASONS; i++)
+		seq_printf(m, "restart %s %ld\n", ns_reasons[i],
+			   atomic_long_read(&ns_counters[NS_C_RESTART + i]));
 	seq_printf(m, "shadow_ok %ld\n", atomic_long_read(&ns_counters[NS_C_SHADOW_OK]));
 	for (i = 1; i < NS_ERRNO_SLOTS; i++) {
 		long n = atomic_long_read(&ns_counters[NS_C_ERRNO + i]);
@@ -2356,7 +2908,9 @@ static const struct file_operations mismatches_fops = {
 static int features_show(struct seq_file *m, void *unused)
 {
 	ns_model_show_features(m);
-	seq_puts(m, "walk ref=y rcu=n reval-retry=y symlinks=stack magic=delegated protected_symlinks=y nosymfollow=y open=dry-run semantics=running,4.2\n");
+	seq_printf(m, "rcu mode=%s why=%s full=n why_full=mounts-need-struct-mount-and-__legitimize_mnt\n",
+		   ns_rcu_mode_names[ns_rcu_mode], ns_rcu_why);
+	seq_puts(m, "walk ref=y rcu=y reval-retry=y symlinks=stack magic=delegated protected_symlinks=y nosymfollow=y open=dry-run semantics=running,4.2\n");
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(features);
@@ -2377,6 +2931,34 @@ static int ns_parse_ksym_source(enum ns_ksym_source *src)
 	return 0;
 }
 
+/*
+ * RCU-walk needs the dcache's hash table (the module walks it itself:
+ * __d_lookup_rcu is neither exported nor, under IBT, safely callable).
+ * Crossing mounts in RCU mode would need __lookup_mnt, struct mount
+ * (fs/mount.h) and __legitimize_mnt, which a module should not
+ * reimplement, so RCU mode stays within the mounts it pinned: "full"
+ * is never offered, and the walk unlazies at a mount.
+ */
+static int ns_choose_rcu_mode(void)
+{
+	if (!strcmp(rcu, "off")) {
+		ns_rcu_mode = NS_RCU_OFF;
+		ns_rcu_why = "module-parameter";
+		return 0;
+	}
+	if (strcmp(rcu, "auto") && strcmp(rcu, "within-mount"))
+		return -EINVAL;
+	if (!ns_vfs_rcu_lookup_usable()) {
+		ns_rcu_mode = NS_RCU_OFF;
+		ns_rcu_why = "dentry_hashtable-or-d_hash_shift-not-found";
+		return 0;
+	}
+	ns_rcu_mode = NS_RCU_WITHIN_MOUNT;
+	ns_rcu_why = !strcmp(rcu, "auto") ?
+		"mounts-need-struct-mount-and-__legitimize_mnt" : "module-parameter";
+	return 0;
+}
+
 static int __init namei_shadow_init(void)
 {
 	enum ns_ksym_source src;
@@ -2384,6 +2966,10 @@ static int __init namei_shadow_init(void)
 
 	if (ns_parse_ksym_source(&src)) {
 		pr_err("ksym_source=%s: must be auto or gate\n", ksym_source);
+		return -EINVAL;
+	}
+	if (strcmp(rcu, "auto") && strcmp(rcu, "within-mount") && strcmp(rcu, "off")) {
+		pr_err("rcu=%s: must be auto, within-mount or off\n", rcu);
 		return -EINVAL;
 	}
 
@@ -2399,6 +2985,8 @@ static int __init namei_shadow_init(void)
 		debugfs_remove_recursive(ns_debugfs_dir);
 		return err;
 	}
+	ns_choose_rcu_mode();
+	pr_info("rcu-walk %s (%s)\n", ns_rcu_mode_names[ns_rcu_mode], ns_rcu_why);
 
 	debugfs_create_file("features", 0400, ns_debugfs_dir, NULL,
 			    &features_fops);

@@ -55,4 +55,15 @@ static inline int ns_compat_path_parent(struct filename *name,
 #define ns_compat_idmap(mnt)	mnt_idmap(mnt)
 #endif
 
+/* An inode's times: fields on 6.1, accessors on 6.12. */
+#ifdef NS_COMPAT_INODE_TIME_FIELDS
+#define ns_inode_atime(inode)	((inode)->i_atime)
+#define ns_inode_mtime(inode)	((inode)->i_mtime)
+#define ns_inode_ctime(inode)	((inode)->i_ctime)
+#else
+#define ns_inode_atime(inode)	inode_get_atime(inode)
+#define ns_inode_mtime(inode)	inode_get_mtime(inode)
+#define ns_inode_ctime(inode)	inode_get_ctime(inode)
+#endif
+
 #endif /* NS_COMPAT_H */

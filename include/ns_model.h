@@ -63,6 +63,19 @@ bool ns_vfs_open_refuses_creat_directory(void);
 /* fs.protected_symlinks, read live; -1 when it cannot be read. */
 int ns_vfs_protected_symlinks(void);
 
+/* RCU-walk's dcache: lookups without references, d_seq, legitimizing. */
+enum ns_dget { NS_DGET_OK, NS_DGET_STALE, NS_DGET_DEAD };
+
+bool ns_vfs_rcu_lookup_usable(void);
+struct dentry *ns_vfs_lookup_rcu(const struct dentry *parent,
+				 const struct qstr *name, unsigned int *seqp,
+				 bool *retried);
+int ns_vfs_may_exec_rcu(struct vfsmount *mnt, struct inode *inode);
+enum ns_dget ns_vfs_dget_seq(struct dentry *dentry, unsigned int seq);
+unsigned int ns_vfs_seq_begin_dentry(struct dentry *dentry);
+bool ns_vfs_seq_retry_dentry(struct dentry *dentry, unsigned int seq);
+bool ns_vfs_atime_needs_update(const struct path *link);
+
 /* The mount table.  @path holds references on both its parts. */
 int ns_vfs_manage(struct path *path);
 bool ns_vfs_mount_down(struct path *path);

@@ -670,7 +670,8 @@ TEST(reval_flag)
 		TH_LOG("%s", r.text);
 	result_free(&r);
 	ASSERT_EQ(0, resolve(fd, "/usr/bin/env", &r));
-	EXPECT_NE(NULL, strstr(r.text, "\nwalk mode=ref restarts=0 ")) TH_LOG("%s", r.text);
+	EXPECT_EQ(NULL, strstr(r.text, "\nwalk mode=reval")) TH_LOG("%s", r.text);
+	EXPECT_EQ(NULL, strstr(r.text, " mode=reval ")) TH_LOG("%s", r.text);
 	result_free(&r);
 	close(fd);
 }
