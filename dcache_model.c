@@ -893,6 +893,12 @@ enum ns_dget ns_vfs_dget_seq(struct dentry *dentry, unsigned int seq)
 	return NS_DGET_OK;
 }
 
+/* d_seq now, even mid-write (then any later check fails). */
+unsigned int ns_vfs_seq_sample(struct dentry *dentry)
+{
+	return raw_seqcount_begin(&dentry->d_seq);
+}
+
 unsigned int ns_vfs_seq_begin_dentry(struct dentry *dentry)
 {
 	return read_seqcount_begin(&dentry->d_seq);
@@ -910,18 +916,17 @@ bool ns_vfs_seq_retry_dentry(struct dentry *dentry, unsigned int seq)
  * relatime: only when atime is not newer than mtime and ctime, or a
  * day old), erring towards "yes", which only costs an unlazy.
  */
-bool ns_vfs_atime_needs_update(const struct path *link)
+bool ns_vfs_atime_needs_update(struct vfsmount *mnt, struct inode *inode)
 {
-	struct inode *inode = d_inode(link->dentry);
 	struct timespec64 now, atime, mtime, ctime;
 
 	if (inode->i_flags & S_NOATIME)
 		return false;
-	if (link->mnt->mnt_flags & MNT_NOATIME)
+	if (mnt->mnt_flags & MNT_NOATIME)
 		return false;
-	if (IS_NOATIME(inode) || sb_rdonly(inode->i_sb) || __mnt_is_readonly(link->mnt))
+	if (IS_NOATIME(inode) || sb_rdonly(inode->i_sb) || __mnt_is_readonly(mnt))
 		return false;
-	if (!(link->mnt->mnt_flags & MNT_RELATIME))
+	if (!(mnt->mnt_flags & MNT_RELATIME))
 		return true;
 	atime = ns_inode_atime(inode);
 	mtime = ns_inode_mtime(inode);

@@ -138,6 +138,25 @@ struct ns_step {
 	bool shown;
 };
 
+/*
+ * Witnesses: the dentries a walk stood on, failed at or followed, with
+ * their d_seq, held until the verdict.  d_seq moves on rename, on
+ * negative <-> positive and on unhashing, so a witness whose d_seq moved
+ * saw the tree change under the walk -- a race no global seqlock
+ * records (a symlink swapped, a name created or unlinked).  Kept out of
+ * the nameidata (and its stack), in the session.
+ */
+#define NS_WITNESSES 16
+
+struct ns_witnesses {
+	struct vfsmount *mnt[NS_WITNESSES];	/* held with the dentry: */
+	struct dentry *dentry[NS_WITNESSES];	/* its fs cannot go away */
+	unsigned int seq[NS_WITNESSES];
+	unsigned long held;		/* bit i: dentry[i] is referenced */
+	int n;
+	bool moved;			/* one moved, or could not be kept */
+};
+
 struct nameidata {
 	struct path path;		/* where the walk is */
 	struct inode *inode;		/* path.dentry's inode */
@@ -172,6 +191,7 @@ struct nameidata {
 	int inject_step;
 
 	/* Instrumentation. */
+	struct ns_witnesses *wit;
 	struct ns_buf *trace;
 	int steps;
 	int steps_shown;
@@ -500,6 +520,92 @@ static bool ns_injected(struct nameidata *nd, enum ns_inject what, int step)
 }
 
 /*
+ * Record @dentry as a witness.  In REF mode it is referenced now; in
+ * RCU mode it is kept with the d_seq the walk validated it with, and
+ * referenced when the walk leaves RCU mode (ns_witness_legitimize).
+ * Past NS_WITNESSES, the oldest is kept and the newest replaced.
+ */
+static void ns_witness(struct nameidata *nd, struct vfsmount *mnt,
+		       struct dentry *dentry, unsigned int seq)
+{
+	struct ns_witnesses *w = nd->wit;
+	int i;
+
+	if (!w)
+		return;
+	i = w->n < NS_WITNESSES ? w->n++ : NS_WITNESSES - 1;
+	if (w->held & BIT(i)) {
+		if (nd->mode == NS_MODE_RCU)
+			return;		/* no dput() under RCU: keep the old one */
+		dput(w->dentry[i]);
+		mntput(w->mnt[i]);
+	}
+	w->held &= ~BIT(i);
+	w->mnt[i] = mnt;
+	w->dentry[i] = dentry;
+	w->seq[i] = seq;
+	if (nd->mode != NS_MODE_RCU) {
+		dget(dentry);
+		mntget(mnt);
+		w->held |= BIT(i);
+	}
+}
+
+static void ns_witness_ref(struct nameidata *nd, const struct path *path)
+{
+	ns_witness(nd, path->mnt, path->dentry, ns_vfs_seq_sample(path->dentry));
+}
+
+/* Leaving RCU mode: reference the witnesses, or know they moved. */
+static void ns_witness_legitimize(struct nameidata *nd)
+{
+	struct ns_witnesses *w = nd->wit;
+	int i;
+
+	for (i = 0; w && i < w->n; i++) {
+		if (w->held & BIT(i))
+			continue;
+		/* RCU mode's mounts are pinned: mntget() is safe */
+		switch (ns_vfs_dget_seq(w->dentry[i], w->seq[i])) {
+		case NS_DGET_OK:
+			mntget(w->mnt[i]);
+			w->held |= BIT(i);
+			break;
+		case NS_DGET_STALE:
+			mntget(w->mnt[i]);
+			w->held |= BIT(i);
+			w->moved = true;
+			break;
+		case NS_DGET_DEAD:
+			w->moved = true;
+			break;
+		}
+	}
+}
+
+/* After the verdict's second oracle: did any witness move?  All dropped. */
+static bool ns_witnesses_moved(struct ns_witnesses *w)
+{
+	bool moved = w->moved;
+	int i;
+
+	for (i = 0; i < w->n; i++) {
+		if (!(w->held & BIT(i)))
+			continue;
+		/*
+		 * Unhashed: its name went away (unlink, d_invalidate), perhaps
+		 * before the d_seq was sampled, while the walk held it.
+		 */
+		moved |= ns_vfs_seq_retry_dentry(w->dentry[i], w->seq[i]) ||
+			d_unhashed(w->dentry[i]);
+		dput(w->dentry[i]);
+		mntput(w->mnt[i]);
+	}
+	memset(w, 0, sizeof(*w));
+	return moved;
+}
+
+/*
  * RCU mode holds rcu_read_lock() from path_init() to an unlazy or the
  * end of the walk, across the walk's functions, as the kernel's walker
  * does.  sparse follows lock contexts within a function only, so these
@@ -552,10 +658,12 @@ static bool unlazy(struct nameidata *nd, struct dentry *child,
 		stale |= (u64)(got != NS_DGET_OK) << 63;
 	}
 	ok = ok && !stale;
+	ns_witness_legitimize(nd);
 	leave_rcu(nd);
 	if (reason && !nd->unlazy_reason) {
 		nd->unlazy_reason = reason;
-		nd->unlazy_step = nd->steps;
+		/* search permission is asked before its step begins */
+		nd->unlazy_step = nd->steps + !strcmp(reason, "permission");
 	}
 	if (ok) {
 		for (i = 0; i < nd->depth; i++)
@@ -573,7 +681,8 @@ static bool unlazy(struct nameidata *nd, struct dentry *child,
 	nd->depth = 0;
 	nd->path.mnt = NULL;
 	nd->path.dentry = NULL;
-	nd->restart_reason = reason ? "legitimize" : "legitimize-at-end";
+	if (!nd->restart_reason)
+		nd->restart_reason = "legitimize";
 	return false;
 }
 
@@ -633,6 +742,7 @@ static void terminate_walk(struct nameidata *nd)
 			put_link(nd);
 		nd->path.mnt = NULL;
 		nd->path.dentry = NULL;
+		ns_witness_legitimize(nd);
 		leave_rcu(nd);
 	}
 	while (nd->depth)
@@ -742,14 +852,14 @@ static int reserve_stack(struct nameidata *nd)
  */
 #define NS_STICKY_WORLD_WRITABLE 01002	/* S_ISVTX | S_IWOTH */
 
-static int may_follow_link(struct nameidata *nd, const struct path *link)
+static int may_follow_link(struct nameidata *nd, const struct path *link,
+			   struct inode *inode)
 {
 	vfsuid_t owner;
 
 	if (ns_vfs_protected_symlinks() <= 0)
 		return 0;
-	owner = i_uid_into_vfsuid(ns_compat_idmap(link->mnt),
-				  d_inode(link->dentry));
+	owner = i_uid_into_vfsuid(ns_compat_idmap(link->mnt), inode);
 	if (vfsuid_eq_kuid(owner, current_fsuid()))
 		return 0;
 	if ((nd->dir_mode & NS_STICKY_WORLD_WRITABLE) != NS_STICKY_WORLD_WRITABLE)
@@ -828,11 +938,12 @@ static const char *pick_link_rcu(struct nameidata *nd, struct dentry *dentry,
 	}
 	if (ns_vfs_is_magic_link(inode))
 		return "magic";
-	if ((flags & WALK_TRAILING) && may_follow_link(nd, &link))
+	/* in RCU mode only @inode, read before d_seq was checked, is trusted */
+	if ((flags & WALK_TRAILING) && may_follow_link(nd, &link, inode))
 		return "protected";
 	if (ns_vfs_nosymfollow(link.mnt) && !nd->semantics_42)
 		return "nosymfollow";
-	if (ns_vfs_atime_needs_update(&link))
+	if (ns_vfs_atime_needs_update(link.mnt, inode))
 		return "atime";
 	if (reserve_stack(nd))
 		return "alloc";
@@ -875,6 +986,7 @@ static bool step_into_rcu(struct nameidata *nd, int flags,
 		*res = ns_restart(nd, "dseq");
 		return true;
 	}
+	ns_witness(nd, nd->path.mnt, dentry, nd->next_seq);
 	if (ns_vfs_is_managed(dentry)) {
 		why = "mount";
 	} else if (!inode) {
@@ -919,7 +1031,7 @@ static const char *pick_link(struct nameidata *nd, struct path *link,
 		goto refuse;
 	}
 	if (flags & WALK_TRAILING) {
-		err = may_follow_link(nd, link);
+		err = may_follow_link(nd, link, inode);
 		if (err)
 			goto refuse;
 	}
@@ -975,6 +1087,8 @@ static const char *step_into(struct nameidata *nd, int flags,
 	path.mnt = mntget(nd->path.mnt);
 	path.dentry = dentry;
 	err = follow_managed(nd, &path);
+	if (!err)
+		ns_witness_ref(nd, &path);
 	if (!err && d_is_negative(path.dentry))
 		err = -ENOENT;
 	if (err) {
@@ -1962,13 +2076,15 @@ static const char *ns_rcu_why = "not-decided";
  * REF-walk, is still to come.)
  */
 static void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
-			      struct ns_buf *trace, struct ns_walk_info *wi)
+			      struct ns_buf *trace, struct ns_walk_info *wi,
+			      struct ns_witnesses *wit)
 {
 	unsigned int flags = ns_lookup_flags(rq) & ~(LOOKUP_EMPTY | LOOKUP_REVAL);
 	struct nameidata nd = {
 		.dfd = rq->has_at ? rq->at : AT_FDCWD,
 		.name = rq->path,
 		.trace = trace,
+		.wit = wit,
 		.semantics_42 = rq->semantics_42,
 		.inject = rq->inject,
 		.inject_step = rq->inject_step,
@@ -2268,7 +2384,7 @@ static bool ns_same_answer(const struct ns_answer *x, const struct ns_answer *y)
 static const char *const ns_reasons[] = {
 	"miss", "revalidate", "permission", "mount", "link", "magic", "atime",
 	"alloc", "enotdir", "protected", "nosymfollow", "create", "mountpoint",
-	"dseq", "legitimize", "legitimize-at-end", "root-seq", "disconnected",
+	"dseq", "legitimize", "root-seq", "disconnected",
 	"estale", "echild",
 };
 
@@ -2399,36 +2515,32 @@ static void ns_put_answer(struct ns_buf *sb, const char *who,
  * and judge.  A difference while rename_lock or mount_lock moved, or
  * while the kernel disagreed with itself, is a race, not a mismatch.
  */
-static char *ns_run_request(const struct ns_request *rq, size_t *lenp)
+static size_t ns_run_request(const struct ns_request *rq, char *obuf,
+			     char *tbuf, struct ns_witnesses *wit)
 {
 	struct ns_answer shadow = {}, o1 = {}, o2 = {};
 	struct ns_walk_info wi = {};
 	struct ns_buf out, trace;
-	char *obuf, *tbuf;
 	struct ns_vfs_seq seq;
 	enum ns_verdict verdict;
 	const char *no_oracle = ns_no_oracle(rq);
 	bool check = !no_oracle;
 	bool moved = false;
 
-	obuf = kvmalloc(NS_RESULT_MAX, GFP_KERNEL);
-	tbuf = kvmalloc(NS_TRACE_MAX, GFP_KERNEL);
-	if (!obuf || !tbuf) {
-		kvfree(obuf);
-		kvfree(tbuf);
-		return NULL;
-	}
 	ns_buf_init(&out, obuf, NS_RESULT_MAX);
 	ns_buf_init(&trace, tbuf, NS_TRACE_MAX);
 
 	ns_vfs_seq_begin(&seq);
 	if (check)
 		ns_oracle(rq, &o1);
-	ns_shadow_resolve(rq, &shadow, &trace, &wi);
+	ns_shadow_resolve(rq, &shadow, &trace, &wi, wit);
 	if (check) {
 		ns_oracle(rq, &o2);
 		moved = ns_vfs_seq_moved(&seq);
 	}
+	/* after the second oracle: a witness that moved saw a race */
+	if (ns_witnesses_moved(wit))
+		moved = true;
 
 	if (rq->semantics_42 && shadow.divergence)
 		verdict = NS_DIVERGENT;
@@ -2483,12 +2595,10 @@ static char *ns_run_request(const struct ns_request *rq, size_t *lenp)
 	ns_answer_release(&shadow);
 	ns_answer_release(&o1);
 	ns_answer_release(&o2);
-	kvfree(tbuf);
 
-	*lenp = ns_buf_used(&out);
 	if (verdict == NS_MISMATCH)
-		ns_log_mismatch(obuf, *lenp);
-	return obuf;
+		ns_log_mismatch(obuf, ns_buf_used(&out));
+	return ns_buf_used(&out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2684,11 +2794,16 @@ static int ns_parse_request(char *buf, size_t len, struct ns_request *rq,
 /* The longest request: a PATH_MAX path and every option. */
 #define NS_REQUEST_MAX	(PATH_MAX + 256)
 
-/* Each open file of `resolve` is a session: its own last result. */
+/*
+ * Each open file of `resolve` is a session: its own last result, and
+ * its own buffers for it, allocated once.
+ */
 struct ns_session {
-	struct mutex lock;	/* one request at a time; guards result */
-	char *result;
+	struct mutex lock;	/* one request at a time; guards the rest */
+	char *result;		/* NS_RESULT_MAX bytes */
+	char *trace;		/* NS_TRACE_MAX bytes */
 	size_t len;
+	struct ns_witnesses wit;
 };
 
 static int resolve_open(struct inode *inode, struct file *file)
@@ -2697,6 +2812,14 @@ static int resolve_open(struct inode *inode, struct file *file)
 
 	if (!ss)
 		return -ENOMEM;
+	ss->result = kvmalloc(NS_RESULT_MAX, GFP_KERNEL);
+	ss->trace = kvmalloc(NS_TRACE_MAX, GFP_KERNEL);
+	if (!ss->result || !ss->trace) {
+		kvfree(ss->result);
+		kvfree(ss->trace);
+		kfree(ss);
+		return -ENOMEM;
+	}
 	mutex_init(&ss->lock);
 	file->private_data = ss;
 	return 0;
@@ -2707,32 +2830,21 @@ static int resolve_release(struct inode *inode, struct file *file)
 	struct ns_session *ss = file->private_data;
 
 	kvfree(ss->result);
+	kvfree(ss->trace);
 	mutex_destroy(&ss->lock);
 	kfree(ss);
 	return 0;
 }
 
-static void ns_session_set(struct ns_session *ss, char *result, size_t len)
-{
-	kvfree(ss->result);
-	ss->result = result;
-	ss->len = len;
-}
-
 static void ns_session_error(struct ns_session *ss, int err, const char *why)
 {
-	char *msg = kvmalloc(256, GFP_KERNEL);
 	struct ns_buf sb;
 
-	if (!msg) {
-		ns_session_set(ss, NULL, 0);
-		return;
-	}
-	ns_buf_init(&sb, msg, 256);
+	ns_buf_init(&sb, ss->result, NS_RESULT_MAX);
 	ns_puts(&sb, "error err=");
 	ns_put_errno(&sb, err);
 	ns_printf(&sb, " reason=%s\n", why);
-	ns_session_set(ss, msg, ns_buf_used(&sb));
+	ss->len = ns_buf_used(&sb);
 }
 
 static ssize_t resolve_write(struct file *file, const char __user *ubuf,
@@ -2741,8 +2853,7 @@ static ssize_t resolve_write(struct file *file, const char __user *ubuf,
 	struct ns_session *ss = file->private_data;
 	struct ns_request rq = {};
 	const char *why = NULL;
-	char *buf, *result;
-	size_t len;
+	char *buf;
 	int err;
 
 	mutex_lock(&ss->lock);
@@ -2762,14 +2873,8 @@ static ssize_t resolve_write(struct file *file, const char __user *ubuf,
 		kfree(buf);
 		goto reject;
 	}
-	result = ns_run_request(&rq, &len);
+	ss->len = ns_run_request(&rq, ss->result, ss->trace, &ss->wit);
 	kfree(buf);
-	if (!result) {
-		err = -ENOMEM;
-		why = "out of memory";
-		goto reject;
-	}
-	ns_session_set(ss, result, len);
 	*ppos = 0;	/* the next read() starts at the new result */
 	mutex_unlock(&ss->lock);
 	return count;

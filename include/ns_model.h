@@ -73,8 +73,9 @@ struct dentry *ns_vfs_lookup_rcu(const struct dentry *parent,
 int ns_vfs_may_exec_rcu(struct vfsmount *mnt, struct inode *inode);
 enum ns_dget ns_vfs_dget_seq(struct dentry *dentry, unsigned int seq);
 unsigned int ns_vfs_seq_begin_dentry(struct dentry *dentry);
+unsigned int ns_vfs_seq_sample(struct dentry *dentry);
 bool ns_vfs_seq_retry_dentry(struct dentry *dentry, unsigned int seq);
-bool ns_vfs_atime_needs_update(const struct path *link);
+bool ns_vfs_atime_needs_update(struct vfsmount *mnt, struct inode *inode);
 
 /* The mount table.  @path holds references on both its parts. */
 int ns_vfs_manage(struct path *path);

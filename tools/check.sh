@@ -53,7 +53,9 @@ suite() {
 	local rel=$1 ksft
 	ksft=$("$top/tools/ksource.sh")/tools/testing/selftests
 	"$top/tools/build-module.sh" "$rel" >/dev/null || return 1
-	"$top/tools/vm-run.sh" -k "$rel" -t 600 \
+	local limit=600
+	[ "$rel" = "$NS_DEBUG_KERNEL" ] && limit=1800	# KASAN+lockdep under TCG
+	"$top/tools/vm-run.sh" -k "$rel" -t "$limit" \
 		env NS_KSFT_DIR="$ksft" bash "$top/selftests/run_tests.sh" \
 		"$top/build/$rel/module" "$top/build/selftests"
 }

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RCU-walk: hot paths complete in RCU mode, cold ones unlazy on a miss,
+ * mounts unlazy (the module's RCU mode stays within its pinned mounts),
+ * every injected fallback still matches, and walks racing renames,
+ * mounts and symlink swaps are "match" or "raced", never "mismatch".
+ * With the module loaded rcu=off, every walk is a REF walk.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "ns_selftest.h"
+
+#define R	"/tmp/nsr"
+
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+
+/* The RCU mode the module runs: "within-mount" or "off". */
+static void rcu_mode(char *buf, size_t size)
+{
+	FILE *f = fopen(NS_DIR "/features", "r");
+	char line[256];
+
+	snprintf(buf, size, "?");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "rcu mode=%63s", buf) == 1)
+			break;
+	fclose(f);
+}
+
+/* Asked once, before any test chroots away from debugfs. */
+static int rcu_on(void)
+{
+	static int on = -1;
+	char mode[64];
+
+	if (on < 0) {
+		rcu_mode(mode, sizeof(mode));
+		on = !strcmp(mode, "within-mount");
+	}
+	return on;
+}
+
+/* The "walk" line's field @key, e.g. mode, unlazy, restart. */
+static void walk_field(const struct result *r, const char *key, char *out,
+		       size_t size)
+{
+	const char *l = line_of(r->text, "walk");
+
+	out[0] = '\0';
+	if (l)
+		field(l, key, out, size);
+}
+
+static void build_tree(void)
+{
+	must(!unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)");
+	must(!mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), "make / private");
+	must(!mount("nsr", "/tmp", "tmpfs", 0, "mode=1777"), "tmpfs on /tmp");
+	mkdir_p(R, 0755);
+	mkdir_p(R "/a", 0755);
+	mkdir_p(R "/a/b", 0755);
+	mkdir_p(R "/a/b/c", 0755);
+	mkdir_p(R "/a/b/c/d", 0755);
+	mkdir_p(R "/a/b/c/d/e", 0755);
+	mkfile(R "/a/b/c/d/e/f");
+	must(!symlink("a/b/c", R "/short"), "short");
+	must(!symlink("/a/b/c/d", R "/abs"), "abs");
+	must(!symlink("short/d/e", R "/chained"), "chained");
+	mkdir_p(R "/mnt", 0755);
+	must(!mount("nsr-mnt", R "/mnt", "tmpfs", 0, NULL), "mnt");
+	mkfile(R "/mnt/inside");
+	must(!chdir(R), "chdir");
+}
+
+FIXTURE(rcu) {
+	int fd;
+	int rootfd;
+};
+
+FIXTURE_SETUP(rcu)
+{
+	self->fd = open(RESOLVE, O_RDWR);
+	ASSERT_LE(0, self->fd);
+	rcu_on();
+	build_tree();
+	self->rootfd = open("/", O_PATH | O_DIRECTORY);
+	ASSERT_LE(0, self->rootfd);
+}
+
+FIXTURE_TEARDOWN(rcu)
+{
+	if (fchdir(self->rootfd) || chroot("."))
+		fprintf(stderr, "# cannot leave the chroot\n");
+	if (chdir("/"))
+		fprintf(stderr, "# chdir /\n");
+	EXPECT_EQ(0, umount2(R "/mnt", 0));
+	EXPECT_EQ(0, umount2("/tmp", 0));
+	close(self->rootfd);
+	close(self->fd);
+}
+
+/* Walk @req twice; the second, hot walk must complete in RCU mode. */
+static void expect_hot(struct __test_metadata *_metadata, int fd, const char *req)
+{
+	char mode[16], unlazy[64];
+	struct result r;
+
+	/*
+	 * The first walk touches the atime of links it follows; within the
+	 * clock tick they were made in, relatime (atime <= mtime) would
+	 * want it again next time, for the kernel's walk as for this one.
+	 */
+	usleep(20 * 1000);
+	ASSERT_EQ(0, resolve(fd, req, &r));
+	result_free(&r);
+	ASSERT_EQ(0, resolve(fd, req, &r));
+	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+	walk_field(&r, "mode", mode, sizeof(mode));
+	walk_field(&r, "unlazy", unlazy, sizeof(unlazy));
+	if (rcu_on()) {
+		EXPECT_STREQ("rcu", mode) TH_LOG("%s: not in RCU mode:\n%s", req, r.text);
+		EXPECT_STREQ("none", unlazy) TH_LOG("%s", r.text);
+		EXPECT_EQ(NULL, strstr(r.text, " mode=ref ")) TH_LOG("%s", r.text);
+	} else {
+		EXPECT_STREQ("ref", mode) TH_LOG("rcu=off, yet:\n%s", r.text);
+		EXPECT_EQ(NULL, strstr(r.text, " mode=rcu ")) TH_LOG("%s", r.text);
+	}
+	result_free(&r);
+}
+
+TEST_F(rcu, hot_deep_directory)
+{
+	expect_hot(_metadata, self->fd, "a/b/c/d/e/f");
+}
+
+TEST_F(rcu, hot_dotdot_chain)
+{
+	expect_hot(_metadata, self->fd, "a/b/c/../../b/c/d/../../../b/c/d/e/f");
+}
+
+TEST_F(rcu, hot_inline_links)
+{
+	expect_hot(_metadata, self->fd, "short/d/e/f");
+	expect_hot(_metadata, self->fd, "chained/f");
+}
+
+TEST_F(rcu, hot_absolute_inline_link_in_a_chroot)
+{
+	ASSERT_EQ(0, chroot(R));
+	ASSERT_EQ(0, chdir("/"));
+	expect_hot(_metadata, self->fd, "/abs/e/f");
+	expect_hot(_metadata, self->fd, "abs/../d/e");
+}
+
+TEST_F(rcu, hot_revalidating_9p)
+{
+	expect_hot(_metadata, self->fd, "/usr/share");
+}
+
+/* A name not in the dcache: the RCU lookup misses and the walk unlazies. */
+TEST_F(rcu, cold_miss_unlazies)
+{
+	char req[64], unlazy[64];
+	struct result r;
+
+	snprintf(req, sizeof(req), "a/b/fresh-%d", getpid());
+	ASSERT_EQ(0, resolve(self->fd, req, &r));
+	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+	EXPECT_STREQ("-ENOENT", r.shadow_err);
+	walk_field(&r, "unlazy", unlazy, sizeof(unlazy));
+	EXPECT_STREQ(rcu_on() ? "miss@3" : "none", unlazy) TH_LOG("%s", r.text);
+	result_free(&r);
+}
+
+/* RCU mode stays within its pinned mounts: at a mount it unlazies. */
+TEST_F(rcu, mount_crossing_unlazies)
+{
+	char unlazy[64];
+	struct result r;
+
+	ASSERT_EQ(0, resolve(self->fd, "mnt/inside", &r));
+	ASSERT_EQ(0, resolve(self->fd, "mnt/inside", &r));
+	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+	walk_field(&r, "unlazy", unlazy, sizeof(unlazy));
+	EXPECT_STREQ(rcu_on() ? "mount@1" : "none", unlazy) TH_LOG("%s", r.text);
+	result_free(&r);
+	ASSERT_EQ(0, resolve(self->fd, "mnt/../a", &r));
+	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+	result_free(&r);
+}
+
+/* Every fallback, made to happen: still the same answer. */
+TEST_F(rcu, injected_fallbacks)
+{
+	static const struct {
+		const char *inject, *field, *want;
+	} cases[] = {
+		{ "dseq@2", "restart", "dseq" },
+		{ "legitimize@2", "restart", "legitimize" },
+		{ "echild-permission@2", "unlazy", "permission@2" },
+		{ "miss@3", "unlazy", "miss@3" },
+		{ "estale@2", "restart", "estale" },
+	};
+	char req[128], got[64];
+	struct result r;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(req, sizeof(req), "inject=%s path=a/b/c/d", cases[i].inject);
+		ASSERT_EQ(0, resolve(self->fd, req, &r));
+		EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+		EXPECT_STREQ("0", r.shadow_err) TH_LOG("%s", r.text);
+		walk_field(&r, cases[i].field, got, sizeof(got));
+		/* without RCU mode only the ESTALE retry exists */
+		if (rcu_on() || !strcmp(cases[i].want, "estale")) {
+			EXPECT_STREQ(cases[i].want, got)
+				TH_LOG("%s:\n%s", cases[i].inject, r.text);
+		}
+		if (!strcmp(cases[i].want, "estale")) {
+			walk_field(&r, "mode", got, sizeof(got));
+			EXPECT_STREQ("reval", got) TH_LOG("%s", r.text);
+		}
+		result_free(&r);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Races: the answer is the kernel's, or the race is seen              */
+
+struct tally {
+	long match, raced, mismatch, other;
+};
+
+static void count(struct tally *t, const struct result *r)
+{
+	if (!strcmp(r->verdict, "match"))
+		t->match++;
+	else if (!strcmp(r->verdict, "raced"))
+		t->raced++;
+	else if (!strcmp(r->verdict, "mismatch"))
+		t->mismatch++;
+	else
+		t->other++;
+}
+
+static pid_t start_loop(void (*body)(void))
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		for (;;)
+			body();
+	}
+	return pid;
+}
+
+static void stop_loop(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+static void exchange_once(void)
+{
+	syscall(SYS_renameat2, AT_FDCWD, R "/race/a/c", AT_FDCWD, R "/race/b",
+		RENAME_EXCHANGE);
+}
+
+static void remount_once(void)
+{
+	if (!mount("nsr-flip", R "/race/m", "tmpfs", 0, NULL))
+		umount2(R "/race/m", MNT_DETACH);
+}
+
+static void swap_link_once(void)
+{
+	unlink(R "/race/l");
+	if (symlink("a", R "/race/l"))
+		return;
+	unlink(R "/race/l");
+	if (symlink("b", R "/race/l"))
+		return;
+}
+
+/* NS_RACE_SCALE=0.1 and the like: fewer walks on slow kernels. */
+static long race_walks(long n)
+{
+	const char *scale = getenv("NS_RACE_SCALE");
+
+	return scale ? (long)(n * atof(scale)) : n;
+}
+
+static void race(struct __test_metadata *_metadata, int fd, void (*body)(void),
+		 const char *req, const char *what, long walks)
+{
+	struct tally t = {};
+	struct result r;
+	pid_t pid;
+	long i;
+
+	pid = start_loop(body);
+	ASSERT_LT(0, pid);
+	for (i = 0; i < walks; i++) {
+		if (resolve(fd, req, &r))
+			break;
+		count(&t, &r);
+		if (!strcmp(r.verdict, "mismatch"))
+			fprintf(stderr, "# %s: mismatch:\n%s", what, r.text);
+		result_free(&r);
+	}
+	stop_loop(pid);
+	fprintf(stderr, "# %s: %ld walks: %ld match, %ld raced, %ld mismatch\n",
+		what, i, t.match, t.raced, t.mismatch);
+	EXPECT_EQ(walks, i);
+	EXPECT_EQ(0, t.mismatch);
+	EXPECT_EQ(0, t.other);
+}
+
+TEST_F_TIMEOUT(rcu, races, 900)
+{
+	char req[256];
+	int afd;
+
+	mkdir_p(R "/race", 0755);
+	mkdir_p(R "/race/a", 0755);
+	mkdir_p(R "/race/a/c", 0755);
+	mkdir_p(R "/race/b", 0755);
+	mkdir_p(R "/race/m", 0755);
+	mkfile(R "/race/b/x");
+	afd = open(R "/race/a", O_PATH | O_DIRECTORY);
+	ASSERT_LE(0, afd);
+
+	/*
+	 * openat2's rename_attack_test: a/c and b swap places while ".."
+	 * is walked from c, relative to an fd on a; the name resolves or
+	 * not depending on where c is at each step.
+	 */
+	snprintf(req, sizeof(req), "at=%d path=c/../c/../c/../c/../c", afd);
+	race(_metadata, self->fd, exchange_once, req, "rename exchange", race_walks(100000));
+	race(_metadata, self->fd, remount_once, "race/m/../b/x", "mount and umount",
+	     race_walks(20000));
+	/* the loop may have been stopped with a mount still on race/m */
+	while (!umount2(R "/race/m", 0))
+		;
+	ASSERT_EQ(0, symlink("a", R "/race/l"));
+	race(_metadata, self->fd, swap_link_once, "race/l/c", "symlink swap",
+	     race_walks(20000));
+	close(afd);
+}
+
+TEST_HARNESS_MAIN
