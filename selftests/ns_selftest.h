@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -192,6 +194,34 @@ static inline void mkfile(const char *path)
 static inline void mkdir_p(const char *path, mode_t mode)
 {
 	must(!mkdir(path, mode) || errno == EEXIST, path);
+}
+
+/*
+ * A private mount namespace with a fresh tmpfs on /tmp (named @name, as
+ * mounts show it): the scratch trees live there, and whatever the test
+ * mounts goes with the namespace.
+ */
+static inline void enter_scratch_namespace(const char *name)
+{
+	must(!unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)");
+	must(!mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), "make / private");
+	must(!mount(name, "/tmp", "tmpfs", 0, "mode=1777"), "tmpfs on /tmp");
+}
+
+/* Unmount @n scratch mounts, in order; 1 if any stayed (a leaked reference). */
+static inline int unmount_all(const char *const *mounts, size_t n)
+{
+	size_t i;
+	int bad = 0;
+
+	must(!chdir("/"), "chdir /");
+	for (i = 0; i < n; i++) {
+		if (umount2(mounts[i], 0)) {
+			fprintf(stderr, "# umount %s: %s\n", mounts[i], strerror(errno));
+			bad = 1;
+		}
+	}
+	return bad;
 }
 
 #endif /* NS_SELFTEST_H */

@@ -195,9 +195,7 @@ static int check_all_flags(int fd, const char *target)
 /* The scratch mounts: a tmpfs /tmp in a private namespace, a read-only one. */
 static void setup_mounts(struct __test_metadata *_metadata)
 {
-	ASSERT_EQ(0, unshare(CLONE_NEWNS));
-	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
-	ASSERT_EQ(0, mount("nso", "/tmp", "tmpfs", 0, "mode=1777"));
+	enter_scratch_namespace("nso");
 	mkdir_p(O, 0755);
 	mkdir_p(O "/ro", 0755);
 	ASSERT_EQ(0, mount("nso-ro", O "/ro", "tmpfs", 0, NULL));

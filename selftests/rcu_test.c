@@ -63,9 +63,7 @@ static void walk_field(const struct result *r, const char *key, char *out,
 
 static void build_tree(void)
 {
-	must(!unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)");
-	must(!mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), "make / private");
-	must(!mount("nsr", "/tmp", "tmpfs", 0, "mode=1777"), "tmpfs on /tmp");
+	enter_scratch_namespace("nsr");
 	mkdir_p(R, 0755);
 	mkdir_p(R "/a", 0755);
 	mkdir_p(R "/a/b", 0755);

@@ -55,9 +55,7 @@ static void build_chain(void)
  */
 static void build_tree(void)
 {
-	must(!unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)");
-	must(!mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), "make / private");
-	must(!mount("nst", "/tmp", "tmpfs", 0, "mode=1777"), "tmpfs on /tmp");
+	enter_scratch_namespace("nst");
 	mkdir_p(T, 0755);
 	mkdir_p(T "/dir", 0755);
 	mkdir_p(T "/dir/sub", 0755);
@@ -94,17 +92,8 @@ static int unmount_tree(void)
 	static const char *const mounts[] = {
 		T "/bind", T "/stack", T "/stack", T "/mnt", "/tmp",
 	};
-	size_t i;
-	int bad = 0;
 
-	must(!chdir("/"), "chdir /");
-	for (i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++) {
-		if (umount2(mounts[i], 0)) {
-			fprintf(stderr, "# umount %s: %s\n", mounts[i], strerror(errno));
-			bad = 1;
-		}
-	}
-	return bad;
+	return unmount_all(mounts, sizeof(mounts) / sizeof(mounts[0]));
 }
 
 /* ------------------------------------------------------------------ */

@@ -87,9 +87,7 @@ static void build_openat2_tree(void)
  */
 static void build_tree(void)
 {
-	must(!unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)");
-	must(!mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), "make / private");
-	must(!mount("nsl", "/tmp", "tmpfs", 0, "mode=1777"), "tmpfs on /tmp");
+	enter_scratch_namespace("nsl");
 	mkdir_p(S, 0755);
 	mkdir_p(S "/dir", 0755);
 	mkdir_p(S "/dir/sub", 0755);
@@ -128,17 +126,8 @@ static int unmount_tree(void)
 	static const char *const mounts[] = {
 		S "/o2/root/mnt", S "/nosym", "/tmp",
 	};
-	size_t i;
-	int bad = 0;
 
-	must(!chdir("/"), "chdir /");
-	for (i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++) {
-		if (umount2(mounts[i], 0)) {
-			fprintf(stderr, "# umount %s: %s\n", mounts[i], strerror(errno));
-			bad = 1;
-		}
-	}
-	return bad;
+	return unmount_all(mounts, sizeof(mounts) / sizeof(mounts[0]));
 }
 
 static int read_int(const char *path)
