@@ -872,6 +872,41 @@ struct dentry *ns_vfs_lookup_rcu(const struct dentry *parent,
 	return NULL;
 }
 
+/*
+ * The module's RCU lookup beside the kernel's own __d_lookup_rcu, on
+ * the same name, in one RCU section: where the kernel's is safely
+ * callable (an intact ENDBR, or IBT not enforced), both must find the
+ * same dentry.  For the selftests, through debugfs `rcu_lookup_check`.
+ * Returns 1 same, 0 different, -EOPNOTSUPP when the kernel's cannot be
+ * called here.
+ */
+typedef struct dentry *(*ns_d_lookup_rcu_t)(const struct dentry *parent,
+					    const struct qstr *name,
+					    unsigned int *seqp);
+
+int ns_vfs_compare_lookup_rcu(struct dentry *parent, const char *name,
+			      bool *found)
+{
+	struct ns_ksym *k = &ns_ksyms[NS_SYM_D_LOOKUP_RCU];
+	struct qstr q = QSTR_INIT(name, strlen(name));
+	struct dentry *ours, *theirs;
+	unsigned int s1 = 0, s2 = 0;
+	bool retried = false;
+	int err;
+
+	if (!k->usable || !ns_vfs_rcu_lookup_usable())
+		return -EOPNOTSUPP;
+	err = ns_vfs_hash(parent, &q);
+	if (err)
+		return err;
+	rcu_read_lock();
+	ours = ns_vfs_lookup_rcu(parent, &q, &s1, &retried);
+	theirs = ((ns_d_lookup_rcu_t)k->addr)(parent, &q, &s2);
+	rcu_read_unlock();
+	*found = ours;
+	return ours == theirs && (!ours || s1 == s2);
+}
+
 /* Search permission in RCU mode: -ECHILD when it would have to block. */
 int ns_vfs_may_exec_rcu(struct vfsmount *mnt, struct inode *inode)
 {

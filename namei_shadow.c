@@ -3010,6 +3010,73 @@ static const struct file_operations mismatches_fops = {
 	.write = mismatches_write,
 };
 
+/*
+ * rcu_lookup_check: write "<directory> <name>"; read back whether the
+ * module's RCU lookup and the kernel's __d_lookup_rcu found the same
+ * dentry for it: "same found=y|n", "different", or "unavailable" where
+ * the kernel's cannot be called safely (sealed ENDBR under IBT).
+ */
+static char ns_check_result[64];
+static DEFINE_MUTEX(ns_check_lock);
+
+static ssize_t rcu_lookup_check_write(struct file *file, const char __user *ubuf,
+				      size_t count, loff_t *ppos)
+{
+	char *buf, *name;
+	struct path dir;
+	bool found = false;
+	int err, same;
+
+	if (count > PATH_MAX + NAME_MAX)
+		return -ENAMETOOLONG;
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	strim(buf);
+	name = strrchr(buf, ' ');
+	err = -EINVAL;
+	if (!name || !name[1] || strchr(name + 1, '/'))
+		goto out;
+	*name++ = '\0';
+	err = kern_path(buf, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &dir);
+	if (err)
+		goto out;
+	same = ns_vfs_compare_lookup_rcu(dir.dentry, name, &found);
+	path_put(&dir);
+	mutex_lock(&ns_check_lock);
+	if (same == -EOPNOTSUPP)
+		strscpy(ns_check_result, "unavailable\n", sizeof(ns_check_result));
+	else if (same < 0)
+		snprintf(ns_check_result, sizeof(ns_check_result), "error %d\n", same);
+	else
+		snprintf(ns_check_result, sizeof(ns_check_result), "%s found=%s\n",
+			 same ? "same" : "different", found ? "y" : "n");
+	mutex_unlock(&ns_check_lock);
+	err = count;
+out:
+	kfree(buf);
+	return err;
+}
+
+static ssize_t rcu_lookup_check_read(struct file *file, char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	ssize_t ret;
+
+	mutex_lock(&ns_check_lock);
+	ret = simple_read_from_buffer(ubuf, count, ppos, ns_check_result,
+				      strlen(ns_check_result));
+	mutex_unlock(&ns_check_lock);
+	return ret;
+}
+
+static const struct file_operations rcu_lookup_check_fops = {
+	.owner = THIS_MODULE,
+	.read = rcu_lookup_check_read,
+	.write = rcu_lookup_check_write,
+	.llseek = default_llseek,
+};
+
 static int features_show(struct seq_file *m, void *unused)
 {
 	ns_model_show_features(m);
@@ -3100,6 +3167,8 @@ static int __init namei_shadow_init(void)
 	debugfs_create_file("stats", 0600, ns_debugfs_dir, NULL, &stats_fops);
 	debugfs_create_file("mismatches", 0600, ns_debugfs_dir, NULL,
 			    &mismatches_fops);
+	debugfs_create_file("rcu_lookup_check", 0600, ns_debugfs_dir, NULL,
+			    &rcu_lookup_check_fops);
 	pr_info("loaded; see /sys/kernel/debug/namei_shadow/\n");
 	return 0;
 }

@@ -71,6 +71,8 @@ struct dentry *ns_vfs_lookup_rcu(const struct dentry *parent,
 				 const struct qstr *name, unsigned int *seqp,
 				 bool *retried);
 int ns_vfs_may_exec_rcu(struct vfsmount *mnt, struct inode *inode);
+int ns_vfs_compare_lookup_rcu(struct dentry *parent, const char *name,
+			      bool *found);
 enum ns_dget ns_vfs_dget_seq(struct dentry *dentry, unsigned int seq);
 unsigned int ns_vfs_seq_begin_dentry(struct dentry *dentry);
 unsigned int ns_vfs_seq_sample(struct dentry *dentry);

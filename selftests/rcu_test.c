@@ -232,6 +232,43 @@ TEST_F(rcu, injected_fallbacks)
 	}
 }
 
+/*
+ * The module's RCU lookup over the hash table against the kernel's own
+ * __d_lookup_rcu, on the same names, where that can be called safely.
+ */
+TEST_F(rcu, lookup_agrees_with_the_kernels)
+{
+	static const char *const names[][2] = {
+		{ R "/a", "b" }, { R "/a/b/c/d/e", "f" }, { R, "short" },
+		{ R, "no-such-name" }, { R "/a", "b-nor-this" }, { "/usr", "bin" },
+		{ "/usr/bin", "env" }, { "/proc", "self" }, { "/", "tmp" },
+	};
+	int fd = open(NS_DIR "/rcu_lookup_check", O_RDWR);
+	char req[PATH_MAX], out[64];
+	struct stat st;
+	size_t i;
+	ssize_t n;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, stat("/usr/bin/env", &st));	/* in the dcache */
+	ASSERT_EQ(0, stat(R "/a/b/c/d/e/f", &st));
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(req, sizeof(req), "%s %s", names[i][0], names[i][1]);
+		ASSERT_LT(0, write(fd, req, strlen(req))) TH_LOG("%s: %s", req, strerror(errno));
+		n = pread(fd, out, sizeof(out) - 1, 0);
+		ASSERT_LT(0, n);
+		out[n] = '\0';
+		if (!strncmp(out, "unavailable", 11)) {
+			close(fd);
+			SKIP(return, "__d_lookup_rcu cannot be called safely on this CPU");
+		}
+		EXPECT_EQ(0, strncmp(out, "same ", 5)) TH_LOG("%s: %s", req, out);
+		EXPECT_NE(NULL, strstr(out, strstr(names[i][1], "no") ? "found=n" : "found=y"))
+			TH_LOG("%s: %s", req, out);
+	}
+	close(fd);
+}
+
 /* ------------------------------------------------------------------ */
 /* Races: the answer is the kernel's, or the race is seen              */
 
