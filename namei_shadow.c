@@ -671,9 +671,13 @@ static bool unlazy(struct nameidata *nd, struct dentry *child,
 		mntget(nd->path.mnt);
 		return true;
 	}
-	for (i = 0; i < nd->depth; i++)
+	for (i = 0; i < nd->depth; i++) {
+		/* drop_links: a body given by ->get_link(NULL) is released */
+		do_delayed_call(&nd->stack[i].done);
+		clear_delayed_call(&nd->stack[i].done);
 		if (held & BIT_ULL(i))
 			dput(nd->stack[i].link.dentry);
+	}
 	if (held & BIT_ULL(62))
 		dput(nd->path.dentry);
 	if (child && (held & BIT_ULL(63)))
