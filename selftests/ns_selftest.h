@@ -191,6 +191,11 @@ static inline void mkfile(const char *path)
 	close(fd);
 }
 
+static inline void mklink(const char *target, const char *path)
+{
+	must(!symlink(target, path), path);
+}
+
 static inline void mkdir_p(const char *path, mode_t mode)
 {
 	must(!mkdir(path, mode) || errno == EEXIST, path);

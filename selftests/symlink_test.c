@@ -24,11 +24,6 @@
 #define MS_NOSYMFOLLOW	256
 #endif
 
-static void mklink(const char *target, const char *path)
-{
-	must(!symlink(target, path), path);
-}
-
 /* dir/prefixN -> prefix(N-1) ... prefix0 -> first: following N is N+1 links. */
 static void mkchain(const char *dir, const char *prefix, const char *first,
 		    const char *fmt, int n)
