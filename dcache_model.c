@@ -480,6 +480,8 @@ int ns_vfs_protected_symlinks(void)
 	return val;
 }
 
+static void ns_probe_mounts_rcu(void);
+
 int ns_model_init(enum ns_ksym_source src)
 {
 	int err;
@@ -491,6 +493,7 @@ int ns_model_init(enum ns_ksym_source src)
 	if (err)
 		pr_warn("kallsyms_lookup_name unavailable (%d): the walker will use exported primitives only\n",
 			err);
+	ns_probe_mounts_rcu();
 	return 0;
 }
 
@@ -512,6 +515,8 @@ static void ns_show_ksym(struct seq_file *m, const struct ns_ksym *s)
 
 void ns_model_show_features(struct seq_file *m)
 {
+	const char *why;
+	bool usable;
 	int i;
 
 	seq_printf(m, "release %s\n", init_utsname()->release);
@@ -527,6 +532,8 @@ void ns_model_show_features(struct seq_file *m)
 	seq_printf(m, "open creat_directory=%s probe=%d\n",
 		   ns_vfs_open_refuses_creat_directory() ? "einval" : "allowed",
 		   ns_creat_directory_probe);
+	usable = ns_vfs_mounts_rcu_usable(&why);
+	seq_printf(m, "mounts_rcu usable=%s why=%s\n", usable ? "y" : "n", why);
 	seq_printf(m, "links string_fingerprints=%d magic_fingerprints=%d magic_rule=procfs-without-i_link\n",
 		   ns_string_links_found, ns_magic_links_found);
 	for (i = 0; i < ARRAY_SIZE(ns_exports); i++)
@@ -1000,4 +1007,138 @@ bool ns_vfs_seq_moved(const struct ns_vfs_seq *seq)
 	if (read_seqretry(&rename_lock, seq->rename))
 		return true;
 	return ml && read_seqretry(ml, seq->mount);
+}
+
+/*
+ * RCU-walk across mounts.  The kernel's walker crosses a mountpoint
+ * without references: __lookup_mnt() finds the mount on it, mount_lock's
+ * sequence (sampled when the walk began) says whether the mount table
+ * moved since, and __legitimize_mnt() takes the reference when the walk
+ * leaves RCU mode.  Neither function is exported; both are called
+ * through a pointer only where ns_ksym_judge() found that safe.
+ *
+ * __lookup_mnt() answers with a struct mount, which is private to fs/;
+ * the struct vfsmount the walker wants is embedded in it.  Its offset
+ * is measured at load, not assumed: a mount found by kern_path() is
+ * taken up to its mountpoint by follow_up(), and asked for again with
+ * __lookup_mnt(); the two answers must be the same mount.
+ */
+typedef void *(*ns_lookup_mnt_t)(struct vfsmount *mnt, struct dentry *dentry);
+typedef int (*ns_legitimize_mnt_t)(struct vfsmount *mnt, unsigned int seq);
+
+static long ns_mnt_offset = -1;		/* of the vfsmount in struct mount */
+static const char *ns_mounts_rcu_why = "not-probed";
+
+static const char *const ns_calibration_mounts[] = {
+	"/proc", "/sys", "/dev", "/run", "/tmp",
+};
+
+/* The offset for one mount, or -1 when it has no parent here. */
+static long ns_measure_mnt_offset(const char *where)
+{
+	ns_lookup_mnt_t lookup = (ns_lookup_mnt_t)ns_ksyms[NS_SYM_LOOKUP_MNT].addr;
+	struct path child, up;
+	long off = -1;
+	void *m;
+
+	if (kern_path(where, LOOKUP_FOLLOW, &child))
+		return -1;
+	up = child;
+	path_get(&up);
+	if (follow_up(&up)) {
+		rcu_read_lock();
+		m = lookup(up.mnt, up.dentry);
+		rcu_read_unlock();
+		if (m)
+			off = (char *)child.mnt - (char *)m;
+	}
+	path_put(&up);
+	path_put(&child);
+	return off;
+}
+
+static void ns_probe_mounts_rcu(void)
+{
+	long off = -1, again;
+	int i;
+
+	if (!ns_ksyms[NS_SYM_LOOKUP_MNT].usable) {
+		ns_mounts_rcu_why = "__lookup_mnt-not-callable";
+		return;
+	}
+	if (!ns_ksyms[NS_SYM_LEGITIMIZE_MNT].usable) {
+		ns_mounts_rcu_why = "__legitimize_mnt-not-callable";
+		return;
+	}
+	if (!ns_mount_lock()) {
+		ns_mounts_rcu_why = "mount_lock-not-readable";
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(ns_calibration_mounts) && off < 0; i++)
+		off = ns_measure_mnt_offset(ns_calibration_mounts[i]);
+	if (off < 0) {
+		ns_mounts_rcu_why = "no-mount-to-measure-struct-mount-by";
+		return;
+	}
+	/* a second mount must agree, where the namespace has one */
+	for (; i < ARRAY_SIZE(ns_calibration_mounts); i++) {
+		again = ns_measure_mnt_offset(ns_calibration_mounts[i]);
+		if (again >= 0 && again != off) {
+			ns_mounts_rcu_why = "struct-mount-offsets-disagree";
+			return;
+		}
+	}
+	if (off > 256 || off % sizeof(long)) {
+		ns_mounts_rcu_why = "struct-mount-offset-implausible";
+		return;
+	}
+	ns_mnt_offset = off;
+	ns_mounts_rcu_why = "__lookup_mnt-and-__legitimize_mnt-callable";
+}
+
+bool ns_vfs_mounts_rcu_usable(const char **why)
+{
+	*why = ns_mounts_rcu_why;
+	return ns_mnt_offset >= 0;
+}
+
+/* mount_lock's sequence, for a walk about to run in RCU mode. */
+unsigned int ns_vfs_mount_seq_begin(void)
+{
+	seqlock_t *ml = ns_mount_lock();
+
+	return ml ? read_seqbegin(ml) : 0;
+}
+
+bool ns_vfs_mount_seq_retry(unsigned int seq)
+{
+	seqlock_t *ml = ns_mount_lock();
+
+	return ml && read_seqretry(ml, seq);
+}
+
+/* RCU mode: what is mounted on @dentry in @mnt, unreferenced, or NULL. */
+struct vfsmount *ns_vfs_lookup_mnt_rcu(struct vfsmount *mnt,
+				       struct dentry *dentry)
+{
+	ns_lookup_mnt_t lookup = (ns_lookup_mnt_t)ns_ksyms[NS_SYM_LOOKUP_MNT].addr;
+	char *m;
+
+	if (ns_mnt_offset < 0)
+		return NULL;
+	m = lookup(mnt, dentry);
+	return m ? (struct vfsmount *)(m + ns_mnt_offset) : NULL;
+}
+
+/*
+ * A reference on a mount crossed in RCU mode, if the mount table has
+ * not moved since @seq: 0, referenced; 1, failed, nothing taken; -1,
+ * failed with a reference the caller drops (mntput()) outside RCU.
+ */
+int ns_vfs_legitimize_mnt(struct vfsmount *mnt, unsigned int seq)
+{
+	ns_legitimize_mnt_t legitimize =
+		(ns_legitimize_mnt_t)ns_ksyms[NS_SYM_LEGITIMIZE_MNT].addr;
+
+	return legitimize(mnt, seq);
 }

@@ -50,7 +50,7 @@ MODULE_PARM_DESC(ksym_source,
 static char *rcu = "auto";
 module_param(rcu, charp, 0444);
 MODULE_PARM_DESC(rcu,
-		 "RCU-walk: auto (the best this kernel allows), within-mount, or off");
+		 "RCU-walk: auto (the best this kernel allows), full, within-mount, or off");
 
 /* ------------------------------------------------------------------ */
 /* The nameidata                                                       */
@@ -153,6 +153,7 @@ struct ns_witnesses {
 	struct dentry *dentry[NS_WITNESSES];	/* its fs cannot go away */
 	unsigned int seq[NS_WITNESSES];
 	unsigned long held;		/* bit i: dentry[i] is referenced */
+	unsigned long held_mnt;		/* bit i: mnt[i] is */
 	int n;
 	bool moved;			/* one moved, or could not be kept */
 };
@@ -181,6 +182,8 @@ struct nameidata {
 	unsigned int seq;		/* path.dentry's d_seq */
 	unsigned int next_seq;		/* the next dentry's */
 	unsigned int root_seq;		/* root.dentry's */
+	unsigned int m_seq;		/* mount_lock's, as the walk began */
+	bool rcu_mounts;		/* RCU mode crosses mounts ("full") */
 	struct path pinned;		/* the start, referenced, for RCU mode */
 	const char *unlazy_reason;	/* why RCU mode ended early */
 	int unlazy_step;
@@ -519,6 +522,18 @@ static bool ns_injected(struct nameidata *nd, enum ns_inject what, int step)
 	return true;
 }
 
+static void ns_witness_put(struct ns_witnesses *w, int i)
+{
+	if (w->held & BIT(i))
+		dput(w->dentry[i]);
+	if (w->held_mnt & BIT(i))
+		mntput(w->mnt[i]);
+	w->held &= ~BIT(i);
+	w->held_mnt &= ~BIT(i);
+}
+
+static int legitimize_mnt(struct nameidata *nd, struct vfsmount *mnt);
+
 /*
  * Record @dentry as a witness.  In REF mode it is referenced now; in
  * RCU mode it is kept with the d_seq the walk validated it with, and
@@ -534,13 +549,11 @@ static void ns_witness(struct nameidata *nd, struct vfsmount *mnt,
 	if (!w)
 		return;
 	i = w->n < NS_WITNESSES ? w->n++ : NS_WITNESSES - 1;
-	if (w->held & BIT(i)) {
+	if ((w->held | w->held_mnt) & BIT(i)) {
 		if (nd->mode == NS_MODE_RCU)
 			return;		/* no dput() under RCU: keep the old one */
-		dput(w->dentry[i]);
-		mntput(w->mnt[i]);
+		ns_witness_put(w, i);
 	}
-	w->held &= ~BIT(i);
 	w->mnt[i] = mnt;
 	w->dentry[i] = dentry;
 	w->seq[i] = seq;
@@ -548,6 +561,7 @@ static void ns_witness(struct nameidata *nd, struct vfsmount *mnt,
 		dget(dentry);
 		mntget(mnt);
 		w->held |= BIT(i);
+		w->held_mnt |= BIT(i);
 	}
 }
 
@@ -563,16 +577,25 @@ static void ns_witness_legitimize(struct nameidata *nd)
 	int i;
 
 	for (i = 0; w && i < w->n; i++) {
-		if (w->held & BIT(i))
+		if ((w->held | w->held_mnt) & BIT(i))
 			continue;
-		/* RCU mode's mounts are pinned: mntget() is safe */
+		/* the mount first: a dentry is never held without its mount */
+		switch (legitimize_mnt(nd, w->mnt[i])) {
+		case 0:
+			w->held_mnt |= BIT(i);
+			break;
+		case -1:
+			w->held_mnt |= BIT(i);
+			fallthrough;
+		default:
+			w->moved = true;
+			continue;
+		}
 		switch (ns_vfs_dget_seq(w->dentry[i], w->seq[i])) {
 		case NS_DGET_OK:
-			mntget(w->mnt[i]);
 			w->held |= BIT(i);
 			break;
 		case NS_DGET_STALE:
-			mntget(w->mnt[i]);
 			w->held |= BIT(i);
 			w->moved = true;
 			break;
@@ -590,16 +613,14 @@ static bool ns_witnesses_moved(struct ns_witnesses *w)
 	int i;
 
 	for (i = 0; i < w->n; i++) {
-		if (!(w->held & BIT(i)))
-			continue;
 		/*
 		 * Unhashed: its name went away (unlink, d_invalidate), perhaps
 		 * before the d_seq was sampled, while the walk held it.
 		 */
-		moved |= ns_vfs_seq_retry_dentry(w->dentry[i], w->seq[i]) ||
-			d_unhashed(w->dentry[i]);
-		dput(w->dentry[i]);
-		mntput(w->mnt[i]);
+		if (w->held & BIT(i))
+			moved |= ns_vfs_seq_retry_dentry(w->dentry[i], w->seq[i]) ||
+				d_unhashed(w->dentry[i]);
+		ns_witness_put(w, i);
 	}
 	memset(w, 0, sizeof(*w));
 	return moved;
@@ -627,37 +648,76 @@ static void leave_rcu(struct nameidata *nd)
 }
 
 /*
- * Unlazy: from RCU mode to REF mode where the walk is.  Every dentry the
+ * A reference on a mount the walk stands on in RCU mode.  The mounts
+ * pinned at the start (the start's and the root's) are held already;
+ * one crossed in RCU mode ("full") is taken if the mount table has not
+ * moved since the walk began.  As ns_vfs_legitimize_mnt().
+ */
+static int legitimize_mnt(struct nameidata *nd, struct vfsmount *mnt)
+{
+	if (mnt == nd->pinned.mnt || mnt == nd->root.mnt) {
+		mntget(mnt);
+		return 0;
+	}
+	return ns_vfs_legitimize_mnt(mnt, nd->m_seq);
+}
+
+/* Bits of what an unlazy holds: bit i, link i; these two, the path and child. */
+#define NS_HELD_PATH	62
+#define NS_HELD_CHILD	63
+
+/*
+ * legitimize_path: the mount, then the dentry, if it is not dead and its
+ * d_seq has not moved since @seq.  What was taken is recorded in @mnts
+ * and @dents under @bit, to be kept or dropped as a whole.
+ */
+static bool legitimize_path(struct nameidata *nd, const struct path *path,
+			    unsigned int seq, int bit, u64 *mnts, u64 *dents)
+{
+	enum ns_dget got;
+	int res = legitimize_mnt(nd, path->mnt);
+
+	if (res <= 0)
+		*mnts |= BIT_ULL(bit);
+	if (res)
+		return false;
+	got = ns_vfs_dget_seq(path->dentry, seq);
+	if (got != NS_DGET_DEAD)
+		*dents |= BIT_ULL(bit);
+	return got == NS_DGET_OK;
+}
+
+/*
+ * Unlazy: from RCU mode to REF mode where the walk is.  Every path the
  * walk uses without a reference -- each link on the stack, the current
- * path and, for try_to_unlazy_next(), the child just found -- gets one,
- * if it is not dead and its d_seq has not moved since it was sampled.
- * Mounts need nothing special: RCU mode never leaves the mounts pinned
- * at the start (the start's and the root's), so mntget() is safe.
- * Any failure and the walk must start again in REF mode: what was taken
- * is dropped, after rcu_read_unlock(), since dput() may sleep.
+ * path and, for try_to_unlazy_next(), the child just found (in the
+ * current path's mount) -- gets its references, if nothing moved since
+ * it was sampled: the dentry's d_seq, and mount_lock for a mount crossed
+ * in RCU mode.  Any failure and the walk must start again in REF mode:
+ * what was taken is dropped, after rcu_read_unlock(), since dput() and
+ * mntput() may sleep.
  */
 static bool unlazy(struct nameidata *nd, struct dentry *child,
 		   unsigned int child_seq, const char *reason)
 {
-	u64 held = 0, stale = 0;	/* bit i: link i; bit 62 path, 63 child */
 	bool ok = !ns_injected(nd, NS_INJECT_LEGITIMIZE, nd->steps);
+	u64 mnts = 0, dents = 0;
 	enum ns_dget got;
 	int i;
 
-	for (i = 0; i < nd->depth; i++) {
-		got = ns_vfs_dget_seq(nd->stack[i].link.dentry, nd->stack[i].seq);
-		held |= (u64)(got != NS_DGET_DEAD) << i;
-		stale |= (u64)(got != NS_DGET_OK) << i;
-	}
-	got = ns_vfs_dget_seq(nd->path.dentry, nd->seq);
-	held |= (u64)(got != NS_DGET_DEAD) << 62;
-	stale |= (u64)(got != NS_DGET_OK) << 62;
-	if (child) {
+	for (i = 0; i < nd->depth; i++)
+		ok &= legitimize_path(nd, &nd->stack[i].link, nd->stack[i].seq,
+				      i, &mnts, &dents);
+	ok &= legitimize_path(nd, &nd->path, nd->seq, NS_HELD_PATH, &mnts,
+			      &dents);
+	if (child && (dents & BIT_ULL(NS_HELD_PATH))) {
 		got = ns_vfs_dget_seq(child, child_seq);
-		held |= (u64)(got != NS_DGET_DEAD) << 63;
-		stale |= (u64)(got != NS_DGET_OK) << 63;
+		if (got != NS_DGET_DEAD)
+			dents |= BIT_ULL(NS_HELD_CHILD);
+		ok &= got == NS_DGET_OK;
+	} else if (child) {
+		ok = false;
 	}
-	ok = ok && !stale;
 	ns_witness_legitimize(nd);
 	leave_rcu(nd);
 	if (reason && !nd->unlazy_reason) {
@@ -665,22 +725,22 @@ static bool unlazy(struct nameidata *nd, struct dentry *child,
 		/* search permission is asked before its step begins */
 		nd->unlazy_step = nd->steps + !strcmp(reason, "permission");
 	}
-	if (ok) {
-		for (i = 0; i < nd->depth; i++)
-			mntget(nd->stack[i].link.mnt);
-		mntget(nd->path.mnt);
+	if (ok)
 		return true;
-	}
 	for (i = 0; i < nd->depth; i++) {
 		/* drop_links: a body given by ->get_link(NULL) is released */
 		do_delayed_call(&nd->stack[i].done);
 		clear_delayed_call(&nd->stack[i].done);
-		if (held & BIT_ULL(i))
+		if (dents & BIT_ULL(i))
 			dput(nd->stack[i].link.dentry);
+		if (mnts & BIT_ULL(i))
+			mntput(nd->stack[i].link.mnt);
 	}
-	if (held & BIT_ULL(62))
+	if (dents & BIT_ULL(NS_HELD_PATH))
 		dput(nd->path.dentry);
-	if (child && (held & BIT_ULL(63)))
+	if (mnts & BIT_ULL(NS_HELD_PATH))
+		mntput(nd->path.mnt);
+	if (dents & BIT_ULL(NS_HELD_CHILD))
 		dput(child);
 	nd->depth = 0;
 	nd->path.mnt = NULL;
@@ -926,11 +986,11 @@ static const char *ns_link_body(struct nameidata *nd, const char *res)
  * (*@res set), or why REF mode must take over: the caller unlazies and
  * pick_link() starts over, so nothing is changed before that is known.
  */
-static const char *pick_link_rcu(struct nameidata *nd, struct dentry *dentry,
+static const char *pick_link_rcu(struct nameidata *nd, const struct path *found,
 				 struct inode *inode, int flags,
 				 const char **res)
 {
-	struct path link = { .mnt = nd->path.mnt, .dentry = dentry };
+	struct path link = *found;
 	DEFINE_DELAYED_CALL(done);
 	struct ns_saved *last;
 	const char *body;
@@ -974,41 +1034,96 @@ static const char *pick_link_rcu(struct nameidata *nd, struct dentry *dentry,
 }
 
 /*
+ * __follow_mount_rcu: cross, without references, the mounts stacked on
+ * @path's dentry, each root's d_seq sampled into nd->next_seq before its
+ * inode is read.  False when REF mode must do it: a dentry the
+ * filesystem manages (d_manage) or an automount point, a root whose d_seq
+ * moved, or mount_lock moved since the walk began: -1.  Otherwise the
+ * number of mounts crossed.  Only in "full" RCU mode; "within-mount"
+ * always says -1.
+ */
+static int follow_mount_rcu(struct nameidata *nd, struct path *path,
+			    struct inode **inode)
+{
+	struct vfsmount *mounted;
+	unsigned int dflags;
+	int crossed = 0;
+
+	if (!nd->rcu_mounts)
+		return -1;
+	for (;;) {
+		dflags = READ_ONCE(path->dentry->d_flags);
+		if (dflags & (DCACHE_MANAGE_TRANSIT | DCACHE_NEED_AUTOMOUNT))
+			return -1;
+		if (!(dflags & DCACHE_MOUNTED))
+			break;
+		mounted = ns_vfs_lookup_mnt_rcu(path->mnt, path->dentry);
+		if (!mounted)
+			break;		/* mounted in another namespace */
+		path->mnt = mounted;
+		path->dentry = READ_ONCE(mounted->mnt_root);
+		nd->next_seq = ns_vfs_seq_begin_dentry(path->dentry);
+		*inode = READ_ONCE(path->dentry->d_inode);
+		crossed++;
+	}
+	if (ns_vfs_mount_seq_retry(nd->m_seq) ||
+	    ns_vfs_seq_retry_dentry(path->dentry, nd->next_seq))
+		return -1;
+	return crossed;
+}
+
+/*
  * step_into in RCU mode: trust nothing about the dentry found until its
- * d_seq has been checked; cross no mounts (the walk unlazies there); a
- * negative one is ENOENT.  Returns false when the walk has left RCU mode
- * and holds @dentry, for REF mode's step_into to go on.
+ * d_seq has been checked; cross mounts in RCU mode where it can
+ * ("full"), else unlazy there; a negative one is ENOENT.  Returns false
+ * when the walk has left RCU mode and holds @dentry, for REF mode's
+ * step_into to go on from @dentry, whatever was crossed.
  */
 static bool step_into_rcu(struct nameidata *nd, int flags,
 			  struct dentry *dentry, const char **res)
 {
+	struct path path = { .mnt = nd->path.mnt, .dentry = dentry };
 	struct inode *inode = READ_ONCE(dentry->d_inode);
+	unsigned int seq = nd->next_seq;
 	const char *why = NULL;
+	int crossed = 0;
 
-	if (ns_vfs_seq_retry_dentry(dentry, nd->next_seq) ||
+	if (ns_vfs_seq_retry_dentry(dentry, seq) ||
 	    ns_injected(nd, NS_INJECT_DSEQ, nd->steps)) {
 		*res = ns_restart(nd, "dseq");
 		return true;
 	}
-	ns_witness(nd, nd->path.mnt, dentry, nd->next_seq);
+	ns_witness(nd, nd->path.mnt, dentry, seq);
 	if (ns_vfs_is_managed(dentry)) {
-		why = "mount";
+		crossed = follow_mount_rcu(nd, &path, &inode);
+		if (crossed < 0)
+			why = "mount";
+		else
+			ns_witness(nd, path.mnt, path.dentry, nd->next_seq);
+	}
+	if (crossed > 0) {
+		nd->state |= NS_JUMPED;
+		nd->step.mounts_down += crossed;
+	}
+	if (why) {
+		/* REF mode crosses them again, from @dentry */
 	} else if (!inode) {
 		*res = ERR_PTR(-ENOENT);
 		return true;
-	} else if (!d_is_symlink(dentry) || (flags & WALK_NOFOLLOW) ||
+	} else if (!d_is_symlink(path.dentry) || (flags & WALK_NOFOLLOW) ||
 		   ((flags & WALK_TRAILING) && !(nd->flags & LOOKUP_FOLLOW))) {
-		nd->path.dentry = dentry;
+		nd->path = path;
 		nd->inode = inode;
 		nd->seq = nd->next_seq;
 		*res = NULL;
 		return true;
-	}
-	if (!why) {
-		why = pick_link_rcu(nd, dentry, inode, flags, res);
+	} else {
+		why = pick_link_rcu(nd, &path, inode, flags, res);
 		if (!why)
 			return true;
+		nd->step.mounts_down -= crossed;	/* counted again in REF mode */
 	}
+	nd->next_seq = seq;
 	if (!try_to_unlazy_next(nd, dentry, why)) {
 		*res = ERR_PTR(-ECHILD);
 		return true;
@@ -1242,7 +1357,8 @@ static struct dentry *follow_dotdot_rcu(struct nameidata *nd)
 	}
 #endif
 	if (old == nd->path.mnt->mnt_root) {
-		if (!try_to_unlazy(nd, "mount"))
+		/* choosing the mountpoint needs struct mount: REF mode does */
+		if (!try_to_unlazy(nd, "mount-up"))
 			return ERR_PTR(-ECHILD);
 		return NULL;
 	}
@@ -1479,13 +1595,14 @@ static int path_init(struct nameidata *nd, unsigned int flags)
 	} else {
 		/*
 		 * RCU mode pins its start and its root with real references
-		 * first: the walk then never needs a mount it does not hold,
-		 * and legitimizing is a dentry matter only.
+		 * first: legitimizing them is then a dentry matter only, and
+		 * the only mounts to legitimize are those crossed in RCU mode.
 		 */
 		if (!nd->root.mnt)
 			set_root(nd);
 		nd->pinned = start;
 		nd->root_seq = ns_vfs_seq_begin_dentry(nd->root.dentry);
+		nd->m_seq = ns_vfs_mount_seq_begin();
 		enter_rcu(nd);
 		nd->path = start;
 		nd->seq = ns_vfs_seq_begin_dentry(start.dentry);
@@ -1954,6 +2071,7 @@ struct ns_request {
 	bool has_at;
 	int at;
 	bool semantics_42;
+	bool shadow_first;	/* first=shadow: before the kernel warms the dcache */
 	enum ns_inject inject;
 	int inject_step;
 	const char *path;
@@ -2063,12 +2181,16 @@ struct ns_walk_info {
 	int links;
 };
 
-/* RCU-walk: whether walks start in RCU mode, and why (`features`). */
-enum ns_rcu_mode { NS_RCU_OFF, NS_RCU_WITHIN_MOUNT };
+/*
+ * RCU-walk: whether walks start in RCU mode, whether that crosses mounts,
+ * and why (`features`).
+ */
+enum ns_rcu_mode { NS_RCU_OFF, NS_RCU_WITHIN_MOUNT, NS_RCU_FULL };
 
 static const char *const ns_rcu_mode_names[] = {
 	[NS_RCU_OFF] = "off",
 	[NS_RCU_WITHIN_MOUNT] = "within-mount",
+	[NS_RCU_FULL] = "full",
 };
 
 static enum ns_rcu_mode ns_rcu_mode;
@@ -2104,6 +2226,7 @@ static void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 	else
 		nd.attempt = NS_MODE_REF;
 	nd.mode = nd.attempt == NS_MODE_REVAL ? NS_MODE_REVAL : NS_MODE_REF;
+	nd.rcu_mounts = ns_rcu_mode == NS_RCU_FULL;
 	a->last_type = -1;
 	/* getname(): the empty name is ENOENT unless AT_EMPTY_PATH. */
 	if (!*rq->path && !(rq->rflags & NS_RF_EMPTY)) {
@@ -2386,7 +2509,7 @@ static bool ns_same_answer(const struct ns_answer *x, const struct ns_answer *y)
 
 /* Why walks left RCU mode or started again, counted by name. */
 static const char *const ns_reasons[] = {
-	"miss", "revalidate", "permission", "mount", "link", "magic", "atime",
+	"miss", "revalidate", "permission", "mount", "mount-up", "link", "magic", "atime",
 	"alloc", "enotdir", "protected", "nosymfollow", "create", "mountpoint",
 	"dseq", "legitimize", "root-seq", "disconnected",
 	"estale", "echild",
@@ -2486,6 +2609,8 @@ static void ns_put_request(struct ns_buf *sb, const struct ns_request *rq)
 		ns_puts(sb, " at=cwd");
 	if (rq->semantics_42)
 		ns_puts(sb, " semantics=4.2");
+	if (rq->shadow_first)
+		ns_puts(sb, " first=shadow");
 	ns_puts(sb, " path=");
 	ns_put_escaped(sb, rq->path, strlen(rq->path));
 	ns_putc(sb, '\n');
@@ -2518,6 +2643,8 @@ static void ns_put_answer(struct ns_buf *sb, const char *who,
  * Resolve @rq by the kernel, then the shadow, then the kernel again,
  * and judge.  A difference while rename_lock or mount_lock moved, or
  * while the kernel disagreed with itself, is a race, not a mismatch.
+ * first=shadow walks the shadow before both kernel walks, so that it
+ * sees the dcache as cold as it was (the kernel's walk fills it in).
  */
 static size_t ns_run_request(const struct ns_request *rq, char *obuf,
 			     char *tbuf, struct ns_witnesses *wit)
@@ -2535,9 +2662,12 @@ static size_t ns_run_request(const struct ns_request *rq, char *obuf,
 	ns_buf_init(&trace, tbuf, NS_TRACE_MAX);
 
 	ns_vfs_seq_begin(&seq);
+	if (rq->shadow_first)
+		ns_shadow_resolve(rq, &shadow, &trace, &wi, wit);
 	if (check)
 		ns_oracle(rq, &o1);
-	ns_shadow_resolve(rq, &shadow, &trace, &wi, wit);
+	if (!rq->shadow_first)
+		ns_shadow_resolve(rq, &shadow, &trace, &wi, wit);
 	if (check) {
 		ns_oracle(rq, &o2);
 		moved = ns_vfs_seq_moved(&seq);
@@ -2635,7 +2765,13 @@ static int ns_parse_flags(char *val, struct ns_request *rq, const char **why)
 	return 0;
 }
 
-enum { NS_KEY_MODE, NS_KEY_FLAGS, NS_KEY_AT, NS_KEY_SEMANTICS, NS_KEY_INJECT, NS_KEY_PATH };
+enum {
+	NS_KEY_MODE, NS_KEY_FLAGS, NS_KEY_AT, NS_KEY_SEMANTICS, NS_KEY_INJECT,
+	NS_KEY_FIRST, NS_KEY_PATH
+};
+
+#define NS_UNKNOWN_KEY \
+	"unknown key (keys: mode, flags, at, semantics, inject, first, path)"
 
 /* inject=<what>@<step>: make that check fail at that step, once. */
 static int ns_parse_inject(char *val, struct ns_request *rq, const char **why)
@@ -2693,8 +2829,15 @@ static int ns_parse_option(int key, char *val, struct ns_request *rq,
 		return -EINVAL;
 	case NS_KEY_INJECT:
 		return ns_parse_inject(val, rq, why);
+	case NS_KEY_FIRST:
+		if (!strcmp(val, "shadow") || !strcmp(val, "kernel")) {
+			rq->shadow_first = !strcmp(val, "shadow");
+			return 0;
+		}
+		*why = "first= must be kernel (the default) or shadow";
+		return -EINVAL;
 	}
-	*why = "unknown key (keys: mode, flags, at, semantics, inject, path)";
+	*why = NS_UNKNOWN_KEY;
 	return -EINVAL;
 }
 
@@ -2706,6 +2849,7 @@ static int ns_key_index(const char *s, size_t len)
 		[NS_KEY_AT] = "at",
 		[NS_KEY_SEMANTICS] = "semantics",
 		[NS_KEY_INJECT] = "inject",
+		[NS_KEY_FIRST] = "first",
 		[NS_KEY_PATH] = "path",
 	};
 	int i;
@@ -2750,8 +2894,7 @@ static int ns_parse_request(char *buf, size_t len, struct ns_request *rq,
 				rq->path = buf;	/* the whole write */
 				break;
 			}
-			*why = eq ? "unknown key (keys: mode, flags, at, semantics, inject, path)" :
-				"after options, give the path as path=";
+			*why = eq ? NS_UNKNOWN_KEY : "after options, give the path as path=";
 			return -EINVAL;
 		}
 		if (key == NS_KEY_PATH) {
@@ -3083,9 +3226,14 @@ static const struct file_operations rcu_lookup_check_fops = {
 
 static int features_show(struct seq_file *m, void *unused)
 {
+	const char *why_full;
+	bool full = ns_vfs_mounts_rcu_usable(&why_full);
+
 	ns_model_show_features(m);
-	seq_printf(m, "rcu mode=%s why=%s full=n why_full=mounts-need-struct-mount-and-__legitimize_mnt\n",
-		   ns_rcu_mode_names[ns_rcu_mode], ns_rcu_why);
+
+	seq_printf(m, "rcu mode=%s why=%s full=%s why_full=%s\n",
+		   ns_rcu_mode_names[ns_rcu_mode], ns_rcu_why,
+		   full ? "y" : "n", why_full);
 	seq_puts(m, "walk ref=y rcu=y reval-retry=y symlinks=stack magic=delegated protected_symlinks=y nosymfollow=y open=dry-run semantics=running,4.2\n");
 	return 0;
 }
@@ -3110,28 +3258,34 @@ static int ns_parse_ksym_source(enum ns_ksym_source *src)
 /*
  * RCU-walk needs the dcache's hash table (the module walks it itself:
  * __d_lookup_rcu is neither exported nor, under IBT, safely callable).
- * Crossing mounts in RCU mode would need __lookup_mnt, struct mount
- * (fs/mount.h) and __legitimize_mnt, which a module should not
- * reimplement, so RCU mode stays within the mounts it pinned: "full"
- * is never offered, and the walk unlazies at a mount.
+ * Crossing mounts in RCU mode ("full") needs the kernel's __lookup_mnt
+ * and __legitimize_mnt to be callable and mount_lock readable; without
+ * them RCU mode stays within the mounts it pinned ("within-mount") and
+ * unlazies at a mount.  rcu= forces a lower mode; rcu=full refuses to
+ * load where full is not possible.
  */
 static int ns_choose_rcu_mode(void)
 {
+	const char *why_full;
+	bool full = ns_vfs_mounts_rcu_usable(&why_full);
+
 	if (!strcmp(rcu, "off")) {
 		ns_rcu_mode = NS_RCU_OFF;
 		ns_rcu_why = "module-parameter";
 		return 0;
 	}
-	if (strcmp(rcu, "auto") && strcmp(rcu, "within-mount"))
-		return -EINVAL;
 	if (!ns_vfs_rcu_lookup_usable()) {
 		ns_rcu_mode = NS_RCU_OFF;
 		ns_rcu_why = "dentry_hashtable-or-d_hash_shift-not-found";
-		return 0;
+		return strcmp(rcu, "auto") ? -EOPNOTSUPP : 0;
 	}
-	ns_rcu_mode = NS_RCU_WITHIN_MOUNT;
-	ns_rcu_why = !strcmp(rcu, "auto") ?
-		"mounts-need-struct-mount-and-__legitimize_mnt" : "module-parameter";
+	if (!strcmp(rcu, "within-mount") || !full) {
+		ns_rcu_mode = NS_RCU_WITHIN_MOUNT;
+		ns_rcu_why = strcmp(rcu, "auto") ? "module-parameter" : why_full;
+		return strcmp(rcu, "full") ? 0 : -EOPNOTSUPP;
+	}
+	ns_rcu_mode = NS_RCU_FULL;
+	ns_rcu_why = strcmp(rcu, "auto") ? "module-parameter" : why_full;
 	return 0;
 }
 
@@ -3144,8 +3298,9 @@ static int __init namei_shadow_init(void)
 		pr_err("ksym_source=%s: must be auto or gate\n", ksym_source);
 		return -EINVAL;
 	}
-	if (strcmp(rcu, "auto") && strcmp(rcu, "within-mount") && strcmp(rcu, "off")) {
-		pr_err("rcu=%s: must be auto, within-mount or off\n", rcu);
+	if (strcmp(rcu, "auto") && strcmp(rcu, "full") &&
+	    strcmp(rcu, "within-mount") && strcmp(rcu, "off")) {
+		pr_err("rcu=%s: must be auto, full, within-mount or off\n", rcu);
 		return -EINVAL;
 	}
 
@@ -3161,7 +3316,14 @@ static int __init namei_shadow_init(void)
 		debugfs_remove_recursive(ns_debugfs_dir);
 		return err;
 	}
-	ns_choose_rcu_mode();
+	err = ns_choose_rcu_mode();
+	if (err) {
+		pr_err("rcu=%s: not possible on this kernel (%s); features would say why: try rcu=auto\n",
+		       rcu, ns_rcu_why);
+		ns_model_exit();
+		debugfs_remove_recursive(ns_debugfs_dir);
+		return err;
+	}
 	pr_info("rcu-walk %s (%s)\n", ns_rcu_mode_names[ns_rcu_mode], ns_rcu_why);
 
 	debugfs_create_file("features", 0400, ns_debugfs_dir, NULL,

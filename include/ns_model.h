@@ -98,4 +98,12 @@ void ns_vfs_seq_begin(struct ns_vfs_seq *seq);
 bool ns_vfs_seq_moved(const struct ns_vfs_seq *seq);
 bool ns_vfs_mount_seq_readable(void);
 
+/* RCU-walk across mounts, where the kernel's own helpers are callable. */
+bool ns_vfs_mounts_rcu_usable(const char **why);
+unsigned int ns_vfs_mount_seq_begin(void);
+bool ns_vfs_mount_seq_retry(unsigned int seq);
+struct vfsmount *ns_vfs_lookup_mnt_rcu(struct vfsmount *mnt,
+				       struct dentry *dentry);
+int ns_vfs_legitimize_mnt(struct vfsmount *mnt, unsigned int seq);
+
 #endif /* NS_MODEL_H */

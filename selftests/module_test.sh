@@ -15,7 +15,7 @@ loaded() { grep -q '^namei_shadow ' /proc/modules; }
 ksym_lines() { grep -E '^(ksym|export) ' "$dir/features"; }
 
 ktap_print_header
-ktap_set_plan 7
+ktap_set_plan 9
 
 if insmod "$ko" && loaded; then
 	ktap_test_pass "insmod loads the module as namei_shadow"
@@ -54,6 +54,39 @@ if insmod "$ko" ksym_source=gate; then
 	fi
 else
 	ktap_test_fail "ksym_source=gate finds the same symbols as the direct call"
+fi
+
+# Each RCU mode can be forced at load, and features says which is on.
+# "full" is the default where __lookup_mnt and __legitimize_mnt are
+# callable; where they are not, rcu=full must refuse to load.
+full_usable=$(sed -n 's/^mounts_rcu usable=\([yn]\) .*/\1/p' <<<"$(insmod "$ko" && cat "$dir/features"; rmmod namei_shadow)")
+modes_ok=true
+for mode in full within-mount off; do
+	if insmod "$ko" rcu=$mode 2>/dev/null; then
+		line=$(grep '^rcu ' "$dir/features")
+		rmmod namei_shadow
+		case "$mode/$full_usable" in
+		full/n) modes_ok=false; echo "# rcu=full loaded without mounts_rcu" ;;
+		esac
+		case "$line" in
+		"rcu mode=$mode why=module-parameter "*) ;;
+		*) modes_ok=false; echo "# rcu=$mode: features says: $line" ;;
+		esac
+	elif [ "$mode/$full_usable" != full/n ]; then
+		modes_ok=false
+		echo "# rcu=$mode did not load"
+	fi
+done
+[ -n "$full_usable" ] || { modes_ok=false; echo "# no mounts_rcu line in features"; }
+ktap_test_result "rcu=full|within-mount|off load, and features says so" $modes_ok
+
+dmesg -C
+if insmod "$ko" rcu=bogus 2>/dev/null; then
+	rmmod namei_shadow
+	ktap_test_fail "a bad rcu= is refused"
+else
+	ktap_test_result "a bad rcu= is refused with a message, leaving nothing behind" \
+		eval 'dmesg | grep -q "rcu=bogus: must be auto, full, within-mount or off" && ! loaded'
 fi
 
 cycles_ok=true

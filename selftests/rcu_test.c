@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * RCU-walk: hot paths complete in RCU mode, cold ones unlazy on a miss,
- * mounts unlazy (the module's RCU mode stays within its pinned mounts),
- * every injected fallback still matches, and walks racing renames,
- * mounts and symlink swaps are "match" or "raced", never "mismatch".
- * With the module loaded rcu=off, every walk is a REF walk.
+ * RCU-walk: hot paths complete in RCU mode, cold ones (fresh names, or
+ * after drop_caches) unlazy on a miss, mounts are crossed in RCU mode
+ * ("full") or unlazied at ("within-mount"), every injected fallback
+ * still matches, and walks racing renames, mounts and symlink swaps are
+ * "match" or "raced", never "mismatch".  run_tests.sh runs it with the
+ * module loaded in each RCU mode: auto (full where possible),
+ * rcu=within-mount and rcu=off (every walk is a REF walk).
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -22,7 +24,7 @@
 #define RENAME_EXCHANGE (1 << 1)
 #endif
 
-/* The RCU mode the module runs: "within-mount" or "off". */
+/* The RCU mode the module runs: "full", "within-mount" or "off". */
 static void rcu_mode(char *buf, size_t size)
 {
 	FILE *f = fopen(NS_DIR "/features", "r");
@@ -38,16 +40,24 @@ static void rcu_mode(char *buf, size_t size)
 }
 
 /* Asked once, before any test chroots away from debugfs. */
+static const char *rcu_mode_now(void)
+{
+	static char mode[64];
+
+	if (!mode[0])
+		rcu_mode(mode, sizeof(mode));
+	return mode;
+}
+
 static int rcu_on(void)
 {
-	static int on = -1;
-	char mode[64];
+	return !strcmp(rcu_mode_now(), "full") ||
+		!strcmp(rcu_mode_now(), "within-mount");
+}
 
-	if (on < 0) {
-		rcu_mode(mode, sizeof(mode));
-		on = !strcmp(mode, "within-mount");
-	}
-	return on;
+static int rcu_full(void)
+{
+	return !strcmp(rcu_mode_now(), "full");
 }
 
 /* The "walk" line's field @key, e.g. mode, unlazy, restart. */
@@ -89,7 +99,8 @@ FIXTURE_SETUP(rcu)
 {
 	self->fd = open(RESOLVE, O_RDWR);
 	ASSERT_LE(0, self->fd);
-	rcu_on();
+	ASSERT_TRUE(rcu_on() || !strcmp(rcu_mode_now(), "off"))
+		TH_LOG("features says rcu mode=%s", rcu_mode_now());
 	build_tree();
 	self->rootfd = open("/", O_PATH | O_DIRECTORY);
 	ASSERT_LE(0, self->rootfd);
@@ -180,21 +191,106 @@ TEST_F(rcu, cold_miss_unlazies)
 	result_free(&r);
 }
 
-/* RCU mode stays within its pinned mounts: at a mount it unlazies. */
-TEST_F(rcu, mount_crossing_unlazies)
+/*
+ * Dentries the dcache let go of (9p's, not tmpfs's, which are pinned):
+ * the walk misses in RCU mode, unlazies and looks the names up again.
+ */
+TEST_F(rcu, cold_after_drop_caches_unlazies_on_a_miss)
 {
+	/* the kernel's walk, first by default, would warm the dcache */
+	const char *req = "first=shadow path=/usr/share/common-licenses/GPL-2";
 	char unlazy[64];
+	struct result r;
+	struct stat st;
+	int fd, i;
+
+	ASSERT_EQ(0, stat(strstr(req, "/"), &st));
+	/*
+	 * The dentry LRU gives a recently used dentry a second chance
+	 * (DCACHE_REFERENCED): one pass clears the flag, the next frees.
+	 */
+	for (i = 0; i < 3; i++) {
+		fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(2, write(fd, "2\n", 2));
+		close(fd);
+	}
+	ASSERT_EQ(0, resolve(self->fd, req, &r));
+	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+	EXPECT_STREQ("0", r.shadow_err) TH_LOG("%s", r.text);
+	EXPECT_NE(NULL, strstr(r.text, " first=shadow ")) TH_LOG("%s", r.text);
+	walk_field(&r, "unlazy", unlazy, sizeof(unlazy));
+	if (rcu_on()) {
+		EXPECT_EQ(0, strncmp(unlazy, "miss@", 5)) TH_LOG("%s", r.text);
+	} else {
+		EXPECT_STREQ("none", unlazy) TH_LOG("%s", r.text);
+	}
+	result_free(&r);
+}
+
+/*
+ * A mount on the way: "full" crosses it in RCU mode (mounts_down=1 on
+ * an RCU step); "within-mount" unlazies there.  ".." out of a mount's
+ * root unlazies in both (choosing the mountpoint is REF mode's).
+ */
+TEST_F(rcu, mount_crossing)
+{
+	char unlazy[64], mode[16];
 	struct result r;
 
 	ASSERT_EQ(0, resolve(self->fd, "mnt/inside", &r));
+	result_free(&r);
 	ASSERT_EQ(0, resolve(self->fd, "mnt/inside", &r));
 	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
 	walk_field(&r, "unlazy", unlazy, sizeof(unlazy));
-	EXPECT_STREQ(rcu_on() ? "mount@1" : "none", unlazy) TH_LOG("%s", r.text);
+	walk_field(&r, "mode", mode, sizeof(mode));
+	if (rcu_full()) {
+		EXPECT_STREQ("none", unlazy) TH_LOG("%s", r.text);
+		EXPECT_STREQ("rcu", mode) TH_LOG("%s", r.text);
+		EXPECT_NE(NULL, strstr(r.text, "mode=rcu name=inside ")) TH_LOG("%s", r.text);
+	} else {
+		EXPECT_STREQ(rcu_on() ? "mount@1" : "none", unlazy) TH_LOG("%s", r.text);
+		EXPECT_STREQ("ref", mode) TH_LOG("%s", r.text);
+		EXPECT_NE(NULL, strstr(r.text, "mode=ref name=inside ")) TH_LOG("%s", r.text);
+	}
+	/* the step that crossed began in RCU mode, whichever mode ended it */
+	EXPECT_NE(NULL, strstr(r.text, rcu_on() ? "mode=rcu name=mnt how=dcache mounts_down=1 " :
+			       "mode=ref name=mnt how=dcache mounts_down=1 "))
+		TH_LOG("%s", r.text);
 	result_free(&r);
 	ASSERT_EQ(0, resolve(self->fd, "mnt/../a", &r));
 	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+	walk_field(&r, "unlazy", unlazy, sizeof(unlazy));
+	EXPECT_STREQ(rcu_full() ? "mount-up@2" : rcu_on() ? "mount@1" : "none", unlazy)
+		TH_LOG("%s", r.text);
 	result_free(&r);
+}
+
+/* Two mounts stacked on one mountpoint: both crossed, the top one wins. */
+TEST_F(rcu, stacked_mounts)
+{
+	char unlazy[64];
+	struct result r;
+	struct stat st;
+
+	ASSERT_EQ(0, mount("nsr-top", R "/mnt", "tmpfs", 0, NULL));
+	mkfile(R "/mnt/top");
+	ASSERT_EQ(0, resolve(self->fd, "mnt/top", &r));
+	result_free(&r);
+	ASSERT_EQ(0, resolve(self->fd, "mnt/top", &r));
+	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+	EXPECT_STREQ("0", r.shadow_err) TH_LOG("%s", r.text);
+	EXPECT_EQ(0, stat(R "/mnt/top", &st));
+	EXPECT_NE(NULL, strstr(r.text, "mounts_down=2 ")) TH_LOG("%s", r.text);
+	walk_field(&r, "unlazy", unlazy, sizeof(unlazy));
+	EXPECT_STREQ(rcu_full() ? "none" : rcu_on() ? "mount@1" : "none", unlazy)
+		TH_LOG("%s", r.text);
+	result_free(&r);
+	ASSERT_EQ(0, resolve(self->fd, "mnt/inside", &r));
+	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+	EXPECT_STREQ("-ENOENT", r.shadow_err) TH_LOG("%s", r.text);
+	result_free(&r);
+	EXPECT_EQ(0, umount2(R "/mnt", 0));
 }
 
 /* Every fallback, made to happen: still the same answer. */
@@ -317,6 +413,14 @@ static void remount_once(void)
 		umount2(R "/race/m", MNT_DETACH);
 }
 
+/* Not lazy: an umount the walk's transient reference can make EBUSY. */
+static void remount_sync_once(void)
+{
+	if (!mount("nsr-flip", R "/race/m", "tmpfs", 0, NULL))
+		while (umount2(R "/race/m", 0) && errno == EBUSY)
+			;
+}
+
 static void swap_link_once(void)
 {
 	unlink(R "/race/l");
@@ -385,6 +489,15 @@ TEST_F_TIMEOUT(rcu, races, 900)
 	race(_metadata, self->fd, remount_once, "race/m/../b/x", "mount and umount",
 	     race_walks(20000));
 	/* the loop may have been stopped with a mount still on race/m */
+	while (!umount2(R "/race/m", 0))
+		;
+	/* into the mount and no further: "full" mode legitimizes it */
+	race(_metadata, self->fd, remount_once, "race/m/.", "mount and lazy umount, into",
+	     race_walks(10000));
+	while (!umount2(R "/race/m", 0))
+		;
+	race(_metadata, self->fd, remount_sync_once, "race/m/.", "mount and umount, into",
+	     race_walks(10000));
 	while (!umount2(R "/race/m", 0))
 		;
 	ASSERT_EQ(0, symlink("a", R "/race/l"));

@@ -463,6 +463,11 @@ TEST(bad_at_value)
 	expect_refused_str(_metadata, "at=three path=x", EINVAL);
 }
 
+TEST(bad_first_value)
+{
+	expect_refused_str(_metadata, "first=both path=/", EINVAL);
+}
+
 TEST(bad_key_twice)
 {
 	expect_refused_str(_metadata, "mode=lookup mode=parent path=/", EINVAL);
