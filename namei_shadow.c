@@ -1105,24 +1105,25 @@ static bool step_into_rcu(struct nameidata *nd, int flags,
 		nd->state |= NS_JUMPED;
 		nd->step.mounts_down += crossed;
 	}
-	if (why) {
-		/* REF mode crosses them again, from @dentry */
-	} else if (!inode) {
+	if (!why && !inode) {
 		*res = ERR_PTR(-ENOENT);
 		return true;
-	} else if (!d_is_symlink(path.dentry) || (flags & WALK_NOFOLLOW) ||
-		   ((flags & WALK_TRAILING) && !(nd->flags & LOOKUP_FOLLOW))) {
+	}
+	if (!why && (!d_is_symlink(path.dentry) || (flags & WALK_NOFOLLOW) ||
+		     ((flags & WALK_TRAILING) && !(nd->flags & LOOKUP_FOLLOW)))) {
 		nd->path = path;
 		nd->inode = inode;
 		nd->seq = nd->next_seq;
 		*res = NULL;
 		return true;
-	} else {
+	}
+	if (!why) {
 		why = pick_link_rcu(nd, &path, inode, flags, res);
 		if (!why)
 			return true;
 		nd->step.mounts_down -= crossed;	/* counted again in REF mode */
 	}
+	/* REF mode crosses the mounts again, from @dentry */
 	nd->next_seq = seq;
 	if (!try_to_unlazy_next(nd, dentry, why)) {
 		*res = ERR_PTR(-ECHILD);
