@@ -381,7 +381,27 @@ static const char *ns_type_name(umode_t mode)
 	return "unknown";
 }
 
-/* " dev=M:m ino=N type=T" for a positive dentry, as stat(2) reports them. */
+/*
+ * " type=T perm=P uid=U gid=G": owners as the writer's namespace sees
+ * them.  No printf: a link step calls this at the walk's deepest point.
+ */
+static void ns_put_mode(struct ns_buf *sb, const struct inode *inode)
+{
+	umode_t perm = inode->i_mode & 07777;
+	int shift;
+
+	ns_puts(sb, " type=");
+	ns_puts(sb, ns_type_name(inode->i_mode));
+	ns_puts(sb, " perm=");
+	for (shift = 9; shift >= 0; shift -= 3)
+		ns_putc(sb, '0' + ((perm >> shift) & 7));
+	ns_puts(sb, " uid=");
+	ns_put_uint(sb, from_kuid_munged(current_user_ns(), inode->i_uid));
+	ns_puts(sb, " gid=");
+	ns_put_uint(sb, from_kgid_munged(current_user_ns(), inode->i_gid));
+}
+
+/* " dev=M:m ino=N type=T ..." for a positive dentry, as stat(2) reports them. */
 static void ns_put_object(struct ns_buf *sb, struct dentry *dentry)
 {
 	struct inode *inode = d_inode(dentry);
@@ -391,8 +411,8 @@ static void ns_put_object(struct ns_buf *sb, struct dentry *dentry)
 		ns_puts(sb, " type=negative");
 		return;
 	}
-	ns_printf(sb, " dev=%u:%u ino=%lu type=%s", MAJOR(dev), MINOR(dev),
-		  inode->i_ino, ns_type_name(inode->i_mode));
+	ns_printf(sb, " dev=%u:%u ino=%lu", MAJOR(dev), MINOR(dev), inode->i_ino);
+	ns_put_mode(sb, inode);
 }
 
 /* " path=<d_path> dev=.. ino=.. type=.." */
@@ -469,6 +489,7 @@ static void ns_step_link(struct nameidata *nd, const char *body)
 {
 	struct ns_buf *sb = nd->trace;
 	size_t len = strlen(body);
+	struct inode *inode;
 
 	nd->step.link = true;
 	if (!nd->step.shown)
@@ -480,6 +501,14 @@ static void ns_step_link(struct nameidata *nd, const char *body)
 		ns_puts(sb, "(not-shown)");
 	else
 		ns_put_escaped(sb, body, len);
+	/*
+	 * The link itself, just pushed.  In RCU mode an unlink may have
+	 * cleared d_inode since its d_seq was checked (the inode itself is
+	 * freed only after a grace period): then its mode is not shown.
+	 */
+	inode = READ_ONCE(nd->stack[nd->depth - 1].link.dentry->d_inode);
+	if (inode)
+		ns_put_mode(sb, inode);
 }
 
 /* A step line for something that is not a component (the start, a jump). */
@@ -2647,8 +2676,18 @@ static void ns_put_answer(struct ns_buf *sb, const char *who,
  * first=shadow walks the shadow before both kernel walks, so that it
  * sees the dcache as cold as it was (the kernel's walk fills it in).
  */
+/* What a batch reports of one request. */
+struct ns_summary {
+	enum ns_verdict verdict;
+	int shadow_err;
+	int kernel_err;
+	bool checked;		/* the kernel was asked */
+	struct ns_walk_info wi;
+};
+
 static size_t ns_run_request(const struct ns_request *rq, char *obuf,
-			     char *tbuf, struct ns_witnesses *wit)
+			     char *tbuf, struct ns_witnesses *wit,
+			     struct ns_summary *sum)
 {
 	struct ns_answer shadow = {}, o1 = {}, o2 = {};
 	struct ns_walk_info wi = {};
@@ -2733,6 +2772,13 @@ static size_t ns_run_request(const struct ns_request *rq, char *obuf,
 
 	if (verdict == NS_MISMATCH)
 		ns_log_mismatch(obuf, ns_buf_used(&out));
+	if (sum) {
+		sum->verdict = verdict;
+		sum->shadow_err = shadow.err;
+		sum->kernel_err = o1.err;
+		sum->checked = check;
+		sum->wi = wi;
+	}
 	return ns_buf_used(&out);
 }
 
@@ -2954,21 +3000,32 @@ struct ns_session {
 	struct ns_witnesses wit;
 };
 
+static void ns_session_free(struct ns_session *ss)
+{
+	kvfree(ss->result);
+	kvfree(ss->trace);
+	mutex_destroy(&ss->lock);
+}
+
+static int ns_session_init(struct ns_session *ss)
+{
+	mutex_init(&ss->lock);
+	ss->result = kvmalloc(NS_RESULT_MAX, GFP_KERNEL);
+	ss->trace = kvmalloc(NS_TRACE_MAX, GFP_KERNEL);
+	if (ss->result && ss->trace)
+		return 0;
+	ns_session_free(ss);
+	return -ENOMEM;
+}
+
 static int resolve_open(struct inode *inode, struct file *file)
 {
 	struct ns_session *ss = kzalloc(sizeof(*ss), GFP_KERNEL);
 
-	if (!ss)
-		return -ENOMEM;
-	ss->result = kvmalloc(NS_RESULT_MAX, GFP_KERNEL);
-	ss->trace = kvmalloc(NS_TRACE_MAX, GFP_KERNEL);
-	if (!ss->result || !ss->trace) {
-		kvfree(ss->result);
-		kvfree(ss->trace);
+	if (!ss || ns_session_init(ss)) {
 		kfree(ss);
 		return -ENOMEM;
 	}
-	mutex_init(&ss->lock);
 	file->private_data = ss;
 	return 0;
 }
@@ -2977,9 +3034,7 @@ static int resolve_release(struct inode *inode, struct file *file)
 {
 	struct ns_session *ss = file->private_data;
 
-	kvfree(ss->result);
-	kvfree(ss->trace);
-	mutex_destroy(&ss->lock);
+	ns_session_free(ss);
 	kfree(ss);
 	return 0;
 }
@@ -3021,7 +3076,7 @@ static ssize_t resolve_write(struct file *file, const char __user *ubuf,
 		kfree(buf);
 		goto reject;
 	}
-	ss->len = ns_run_request(&rq, ss->result, ss->trace, &ss->wit);
+	ss->len = ns_run_request(&rq, ss->result, ss->trace, &ss->wit, NULL);
 	kfree(buf);
 	*ppos = 0;	/* the next read() starts at the new result */
 	mutex_unlock(&ss->lock);
@@ -3053,6 +3108,216 @@ static const struct file_operations resolve_fops = {
 	.release = resolve_release,
 	.read = resolve_read,
 	.write = resolve_write,
+	.llseek = default_llseek,
+};
+
+/*
+ * batch: many requests in one write, one newline-separated request per
+ * line (resolve's grammar; empty lines skipped), each run as a write to
+ * resolve would run it.  Reading back gives one summary line per
+ * request and a total.  A write is at most NS_BATCH_BYTES and
+ * NS_BATCH_REQUESTS; requests may not span writes.  A fatal signal stops
+ * a batch after the request in hand: the write then returns the bytes
+ * done, so a partial batch is never taken for a whole one.
+ */
+#define NS_BATCH_BYTES		65536
+#define NS_BATCH_REQUESTS	4096
+/* a summary line: its fields, and its path escaped (4 bytes a byte) */
+#define NS_BATCH_LINE		256
+#define NS_BATCH_OUT_MAX	(4 * NS_BATCH_BYTES + \
+				 NS_BATCH_REQUESTS * NS_BATCH_LINE + NS_BATCH_LINE)
+
+struct ns_batch {
+	struct ns_session ss;	/* its buffers serve each request in turn */
+	char *out;		/* NS_BATCH_OUT_MAX bytes */
+	size_t len;
+	long counts[NS_VERDICTS + 1];	/* per verdict; the last: refused */
+};
+
+static int batch_open(struct inode *inode, struct file *file)
+{
+	struct ns_batch *b = kzalloc(sizeof(*b), GFP_KERNEL);
+
+	if (!b || ns_session_init(&b->ss)) {
+		kfree(b);
+		return -ENOMEM;
+	}
+	b->out = kvmalloc(NS_BATCH_OUT_MAX, GFP_KERNEL);
+	if (!b->out) {
+		ns_session_free(&b->ss);
+		kfree(b);
+		return -ENOMEM;
+	}
+	file->private_data = b;
+	return 0;
+}
+
+static int batch_release(struct inode *inode, struct file *file)
+{
+	struct ns_batch *b = file->private_data;
+
+	kvfree(b->out);
+	ns_session_free(&b->ss);
+	kfree(b);
+	return 0;
+}
+
+static void ns_batch_error(struct ns_batch *b, int err, const char *why)
+{
+	struct ns_buf sb;
+
+	ns_buf_init(&sb, b->out, NS_BATCH_OUT_MAX);
+	ns_puts(&sb, "error err=");
+	ns_put_errno(&sb, err);
+	ns_printf(&sb, " reason=%s\n", why);
+	b->len = ns_buf_used(&sb);
+}
+
+/* Requests in @buf: its non-empty lines. */
+static int ns_batch_count(const char *buf, size_t len)
+{
+	const char *end = buf + len, *nl;
+	int n = 0;
+
+	for (; buf < end; buf = nl + 1) {
+		nl = memchr(buf, '\n', end - buf);
+		if (!nl)
+			nl = end;
+		n += nl > buf;
+	}
+	return n;
+}
+
+/* One request of a batch, @line NUL-terminated, @len long. */
+static void ns_batch_one(struct ns_batch *b, struct ns_buf *sb, int n,
+			 char *line, size_t len)
+{
+	struct ns_request rq = {};
+	struct ns_summary sum = {};
+	const char *why = NULL;
+	int err;
+
+	ns_printf(sb, "n=%d verdict=", n);
+	err = ns_parse_request(line, len, &rq, &why);
+	if (err) {
+		ns_count(NS_C_REJECTED);
+		b->counts[NS_VERDICTS]++;
+		ns_puts(sb, "error err=");
+		ns_put_errno(sb, err);
+		ns_printf(sb, " reason=%s\n", why);
+		return;
+	}
+	ns_run_request(&rq, b->ss.result, b->ss.trace, &b->ss.wit, &sum);
+	b->counts[sum.verdict]++;
+	ns_printf(sb, "%s shadow=", ns_verdict_names[sum.verdict]);
+	ns_put_errno(sb, sum.shadow_err);
+	ns_puts(sb, " kernel=");
+	if (sum.checked)
+		ns_put_errno(sb, sum.kernel_err);
+	else
+		ns_puts(sb, "none");
+	ns_printf(sb, " mode=%s", ns_mode_names[sum.wi.mode]);
+	if (sum.wi.unlazy_reason)
+		ns_printf(sb, " unlazy=%s@%d", sum.wi.unlazy_reason,
+			  sum.wi.unlazy_step);
+	else
+		ns_puts(sb, " unlazy=none");
+	ns_printf(sb, " restarts=%d path=", sum.wi.restarts);
+	ns_put_escaped(sb, rq.path, strlen(rq.path));
+	ns_putc(sb, '\n');
+}
+
+/* Returns how much of @buf was done: all of it, unless a fatal signal came. */
+static size_t ns_batch_run(struct ns_batch *b, char *buf, size_t count)
+{
+	char *line, *nl, *end = buf + count;
+	size_t done = count;
+	struct ns_buf sb;
+	int n = 0, i;
+
+	memset(b->counts, 0, sizeof(b->counts));
+	ns_buf_init(&sb, b->out, NS_BATCH_OUT_MAX);
+	for (line = buf; line < end; line = nl + 1) {
+		nl = memchr(line, '\n', end - line);
+		if (!nl)
+			nl = end;
+		if (nl == line)
+			continue;
+		if (fatal_signal_pending(current)) {
+			done = line - buf;
+			break;
+		}
+		*nl = '\0';
+		ns_batch_one(b, &sb, ++n, line, nl - line);
+		cond_resched();
+	}
+	ns_printf(&sb, "summary requests=%d", n);
+	for (i = 0; i < NS_VERDICTS; i++)
+		ns_printf(&sb, " %s=%ld", ns_verdict_names[i], b->counts[i]);
+	ns_printf(&sb, " error=%ld\n", b->counts[NS_VERDICTS]);
+	b->len = ns_buf_used(&sb);
+	return done;
+}
+
+static ssize_t batch_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	struct ns_batch *b = file->private_data;
+	const char *why = NULL;
+	ssize_t ret;
+	char *buf;
+
+	mutex_lock(&b->ss.lock);
+	*ppos = 0;	/* the next read() starts at the new summaries */
+	if (count > NS_BATCH_BYTES) {
+		ret = -E2BIG;
+		why = "a batch is at most 65536 bytes of whole lines: split it";
+		goto reject;
+	}
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf)) {
+		ret = PTR_ERR(buf);
+		why = "cannot read the batch";
+		goto reject;
+	}
+	if (ns_batch_count(buf, count) > NS_BATCH_REQUESTS) {
+		kfree(buf);
+		ret = -E2BIG;
+		why = "a batch is at most 4096 requests: split it";
+		goto reject;
+	}
+	ret = ns_batch_run(b, buf, count);
+	kfree(buf);
+	if (!ret && count)
+		ret = -EINTR;
+	mutex_unlock(&b->ss.lock);
+	return ret;
+
+reject:
+	ns_count(NS_C_REJECTED);
+	ns_batch_error(b, ret, why);
+	mutex_unlock(&b->ss.lock);
+	return ret;
+}
+
+static ssize_t batch_read(struct file *file, char __user *ubuf, size_t count,
+			  loff_t *ppos)
+{
+	struct ns_batch *b = file->private_data;
+	ssize_t ret;
+
+	mutex_lock(&b->ss.lock);
+	ret = simple_read_from_buffer(ubuf, count, ppos, b->out, b->len);
+	mutex_unlock(&b->ss.lock);
+	return ret;
+}
+
+static const struct file_operations batch_fops = {
+	.owner = THIS_MODULE,
+	.open = batch_open,
+	.release = batch_release,
+	.read = batch_read,
+	.write = batch_write,
 	.llseek = default_llseek,
 };
 
@@ -3235,6 +3500,8 @@ static int features_show(struct seq_file *m, void *unused)
 	seq_printf(m, "rcu mode=%s why=%s full=%s why_full=%s\n",
 		   ns_rcu_mode_names[ns_rcu_mode], ns_rcu_why,
 		   full ? "y" : "n", why_full);
+	seq_printf(m, "batch max_bytes=%d max_requests=%d\n", NS_BATCH_BYTES,
+		   NS_BATCH_REQUESTS);
 	seq_puts(m, "walk ref=y rcu=y reval-retry=y symlinks=stack magic=delegated protected_symlinks=y nosymfollow=y open=dry-run semantics=running,4.2\n");
 	return 0;
 }
@@ -3331,6 +3598,7 @@ static int __init namei_shadow_init(void)
 			    &features_fops);
 	debugfs_create_file("resolve", 0600, ns_debugfs_dir, NULL,
 			    &resolve_fops);
+	debugfs_create_file("batch", 0600, ns_debugfs_dir, NULL, &batch_fops);
 	debugfs_create_file("stats", 0600, ns_debugfs_dir, NULL, &stats_fops);
 	debugfs_create_file("mismatches", 0600, ns_debugfs_dir, NULL,
 			    &mismatches_fops);

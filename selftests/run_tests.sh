@@ -20,6 +20,8 @@ kmemleak=/sys/kernel/debug/kmemleak
 [ -e "$kmemleak" ] && export NS_RACE_SCALE=${NS_RACE_SCALE:-0.1}
 # The test-only modules built beside the module (symlink_test loads one).
 export NS_TESTMODS="${NS_TESTMODS:-$(dirname "$mod_dir")/testmods}"
+# The module itself, for tests that unload and reload it (cli_test).
+export NS_KO="$ko"
 
 [ "$(id -u)" = 0 ] || { echo "not ok 1 run_tests.sh must run as root in the VM"; exit 1; }
 
