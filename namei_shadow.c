@@ -42,6 +42,9 @@
 #include "ns_compat.h"
 #include "ns_model.h"
 
+#define CREATE_TRACE_POINTS
+#include "ns_trace.h"
+
 static char *ksym_source = "auto";
 module_param(ksym_source, charp, 0444);
 MODULE_PARM_DESC(ksym_source,
@@ -136,6 +139,7 @@ struct ns_step {
 	bool jump_root;
 	bool seq_retry;
 	bool shown;
+	u8 mode;		/* the walk's mode as the step began */
 };
 
 /*
@@ -444,13 +448,30 @@ static void ns_step_begin(struct nameidata *nd)
 
 	memset(&nd->step, 0, sizeof(nd->step));
 	nd->steps++;
+	nd->step.mode = nd->mode;
 	if (!sb || ns_buf_left(sb) < need)
 		return;
 	nd->step.shown = true;
 	nd->steps_shown++;
 	ns_printf(sb, "step n=%d mode=%s name=", nd->steps,
-		  ns_mode_names[nd->mode]);
+		  ns_mode_names[nd->step.mode]);
 	ns_put_escaped(sb, nd->last.name, nd->last.len);
+}
+
+static void ns_trace_step(struct nameidata *nd, int err)
+{
+	const struct ns_step *st = &nd->step;
+	const char *type;
+
+	if (err)
+		type = "error";
+	else if (st->link && !st->magic)
+		type = "lnk";
+	else
+		type = nd->inode ? ns_type_name(nd->inode->i_mode) : "negative";
+	trace_step(nd->steps, nd->last.name, nd->last.len,
+		   ns_mode_names[st->mode], st->how ?: "none", type, err,
+		   st->seq_retry);
 }
 
 static void ns_step_end(struct nameidata *nd, int err)
@@ -458,6 +479,8 @@ static void ns_step_end(struct nameidata *nd, int err)
 	struct ns_buf *sb = nd->trace;
 	struct ns_step *st = &nd->step;
 
+	if (trace_step_enabled())
+		ns_trace_step(nd, err);
 	if (!st->shown)
 		return;
 	ns_printf(sb, " how=%s", st->how ? st->how : "none");
@@ -492,6 +515,8 @@ static void ns_step_link(struct nameidata *nd, const char *body)
 	struct inode *inode;
 
 	nd->step.link = true;
+	trace_link_push(nd->depth, nd->total_link_count, body,
+			ns_mode_names[nd->mode]);
 	if (!nd->step.shown)
 		return;
 	ns_puts(sb, " link=");
@@ -749,6 +774,7 @@ static bool unlazy(struct nameidata *nd, struct dentry *child,
 	}
 	ns_witness_legitimize(nd);
 	leave_rcu(nd);
+	trace_unlazy(reason ?: "complete", nd->steps, ok);
 	if (reason && !nd->unlazy_reason) {
 		nd->unlazy_reason = reason;
 		/* search permission is asked before its step begins */
@@ -822,6 +848,7 @@ static void put_link(struct nameidata *nd)
 {
 	struct ns_saved *last = nd->stack + --nd->depth;
 
+	trace_link_pop(nd->depth);
 	do_delayed_call(&last->done);
 	if (nd->mode != NS_MODE_RCU)
 		path_put(&last->link);
@@ -865,6 +892,12 @@ static void terminate_walk(struct nameidata *nd)
 /* ------------------------------------------------------------------ */
 /* Mounts                                                              */
 
+static void ns_trace_mount(struct nameidata *nd, const char *direction,
+			   const struct dentry *dentry)
+{
+	trace_mount(direction, ns_mode_names[nd->mode], dentry->d_sb->s_dev);
+}
+
 /*
  * follow_managed: from a dentry just found, cross whatever is mounted
  * on it, down to the top of the stack, asking d_manage() first where
@@ -891,6 +924,7 @@ static int follow_managed(struct nameidata *nd, struct path *path)
 			return err;
 		if (ns_vfs_mount_down(path)) {
 			nd->step.mounts_down++;
+			ns_trace_mount(nd, "down", path->dentry);
 			nd->state |= NS_JUMPED;
 			continue;
 		}
@@ -911,6 +945,7 @@ static int follow_managed(struct nameidata *nd, struct path *path)
 		nd->step.automount = true;
 		if (err)
 			return err;
+		ns_trace_mount(nd, "automount", path->dentry);
 		if (path_equal(path, &before))
 			return 0;
 		nd->state |= NS_JUMPED;
@@ -1094,6 +1129,7 @@ static int follow_mount_rcu(struct nameidata *nd, struct path *path,
 		nd->next_seq = ns_vfs_seq_begin_dentry(path->dentry);
 		*inode = READ_ONCE(path->dentry->d_inode);
 		crossed++;
+		ns_trace_mount(nd, "down", path->dentry);
 	}
 	if (ns_vfs_mount_seq_retry(nd->m_seq) ||
 	    ns_vfs_seq_retry_dentry(path->dentry, nd->next_seq))
@@ -1359,6 +1395,7 @@ static struct dentry *follow_dotdot(struct nameidata *nd)
 			return dget(nd->path.dentry);
 		}
 		nd->step.mounts_up++;
+		ns_trace_mount(nd, "up", nd->path.dentry);
 		nd->inode = d_inode(nd->path.dentry);
 	}
 	parent = dget_parent(nd->path.dentry);
@@ -1778,8 +1815,10 @@ static const char *mountpoint_last(struct nameidata *nd)
 		res = pick_link(nd, &path, WALK_TRAILING);
 		goto out;
 	}
-	while (ns_vfs_mount_down(&path))
+	while (ns_vfs_mount_down(&path)) {
 		nd->step.mounts_down++;
+		ns_trace_mount(nd, "down", path.dentry);
+	}
 	path_to_nameidata(nd, &path);
 	res = NULL;
 out:
@@ -2268,6 +2307,8 @@ static void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 		nd.steps_shown = 0;
 		nd.divergence = NULL;
 		ns_buf_clear(trace);
+		trace_walk_start(rq->path, ns_mode_names[nd.attempt],
+				 ns_req_mode_names[rq->mode], flags);
 		switch (rq->mode) {
 		case NS_REQ_LOOKUP:
 			a->err = path_lookupat(&nd, flags, &a->path);
@@ -2291,6 +2332,7 @@ static void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 			wi->restarts++;
 			wi->restart_reason = nd.restart_reason ?: "echild";
 			nd.attempt = NS_MODE_REF;
+			trace_restart(wi->restart_reason, "ref");
 			continue;
 		}
 		if (a->err == -ESTALE && nd.attempt != NS_MODE_REVAL) {
@@ -2298,6 +2340,7 @@ static void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 			wi->restart_reason = "estale";
 			wi->reval = true;
 			nd.attempt = NS_MODE_REVAL;
+			trace_restart("estale", "reval");
 			continue;
 		}
 		break;
@@ -2676,6 +2719,21 @@ static void ns_put_answer(struct ns_buf *sb, const char *who,
  * first=shadow walks the shadow before both kernel walks, so that it
  * sees the dcache as cold as it was (the kernel's walk fills it in).
  */
+static void ns_trace_verdict(const struct ns_request *rq, enum ns_verdict verdict,
+			     const struct ns_answer *shadow,
+			     const struct ns_answer *kernel, bool checked,
+			     const struct ns_walk_info *wi)
+{
+	char unlazy[32] = "none";
+
+	if (wi->unlazy_reason)
+		snprintf(unlazy, sizeof(unlazy), "%s@%d", wi->unlazy_reason,
+			 wi->unlazy_step);
+	trace_verdict(rq->path, ns_verdict_names[verdict], shadow->err,
+		      checked ? kernel->err : 0, checked, ns_mode_names[wi->mode],
+		      unlazy);
+}
+
 /* What a batch reports of one request. */
 struct ns_summary {
 	enum ns_verdict verdict;
@@ -2772,6 +2830,8 @@ static size_t ns_run_request(const struct ns_request *rq, char *obuf,
 
 	if (verdict == NS_MISMATCH)
 		ns_log_mismatch(obuf, ns_buf_used(&out));
+	if (trace_verdict_enabled())
+		ns_trace_verdict(rq, verdict, &shadow, &o1, check, &wi);
 	if (sum) {
 		sum->verdict = verdict;
 		sum->shadow_err = shadow.err;

@@ -55,6 +55,7 @@ if insmod "$ko"; then
 	for prog in "$bin_dir"/*_test; do
 		[ -x "$prog" ] && run_prog "$(basename "$prog")" "$prog"
 	done
+	run_prog trace_test bash "$here/trace_test.sh"
 	echo "# selftest: unload"
 	if rmmod namei_shadow; then
 		echo "ok 1 rmmod namei_shadow after the suite"

@@ -9,7 +9,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 pkgs=(qemu-system-x86 busybox-static cpio kmod xz-utils file bc make gcc
-      dwarves bpftrace sparse linux-source-6.12 libc6-dev
+      dwarves bpftrace python3 sparse linux-source-6.12 libc6-dev
       flex bison libelf-dev libssl-dev)
 
 missing=()
