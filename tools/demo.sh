@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # demo.sh KO - what make run shows, inside the VM: the module's
 # features, then a handful of real paths resolved by the shadow and by
-# the kernel, with the verdict and every step of the shadow's walk.
+# the kernel, shown by nsresolve: every step of the shadow's walk as a
+# tree, the verdict, and a small batch.
 set -e
 dir=/sys/kernel/debug/namei_shadow
 echo "== guest kernel $(uname -r)"
@@ -19,25 +20,31 @@ mount -t tmpfs demo /tmp/demo/mnt
 touch /tmp/demo/mnt/inside
 mount --bind /tmp/demo/dir /tmp/demo/bind
 
+# Each walk as nsresolve (tools/nsresolve.c) shows it: the tree of
+# steps, the walk's mode, both answers and the verdict.
+ns=$(cd "$(dirname "$0")/.." && pwd)/build/nsresolve
 resolve() {
 	echo
-	echo "== echo '$1' > $dir/resolve; cat $dir/resolve"
-	exec 3<>"$dir/resolve"
-	printf '%s' "$1" >&3 2>/dev/null ||
-		echo "(the write was refused; its reason, read back:)"
-	cat <&3
-	exec 3>&-
+	echo "== nsresolve $*"
+	"$ns" "$@" || echo "(exit status $?)"
 }
 cd /tmp/demo
 resolve /usr/bin/env
 resolve /lib/x86_64-linux-gnu/../../bin/sh
 resolve /proc/self/status
 resolve mnt/../bind/sub/..
-resolve "mode=parent path=/tmp/demo/mnt/newfile"
-resolve "mode=mountpoint path=/tmp/demo/mnt"
+resolve --mode=parent /tmp/demo/mnt/newfile
+resolve --mode=mountpoint /tmp/demo/mnt
 resolve /etc/nonexistent/passwd
-resolve "flags=directory path=/etc/passwd"
-resolve "mode=sideways path=/"
+resolve --flags=directory /etc/passwd
+resolve --json /proc/self/cwd
+resolve --flags=sideways /
+
+echo
+printf '%s\n' "== printf '/etc/passwd\\n/etc/nonexistent\\nmode=sideways path=/\\n' | nsresolve --batch -"
+# (stderr through a pipe: no progress line on the serial console)
+printf '/etc/passwd\n/etc/nonexistent\nmode=sideways path=/\n' |
+	{ "$ns" --batch - 2>&1; echo "(exit status $?)"; } | cat
 
 echo
 echo "== cat $dir/stats"

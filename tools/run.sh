@@ -12,4 +12,5 @@ rel=${NS_RUN_KERNEL:-$NS_PRIMARY_KERNEL}
 "$top/tools/install-deps.sh"
 "$top/tools/fetch-kernel.sh" "$rel" >/dev/null
 "$top/tools/build-module.sh" "$rel" >/dev/null
+make -s -C "$top/selftests" OUTPUT="$top/build/selftests"
 exec "$top/tools/vm-run.sh" -k "$rel" -t 300 sh "$top/tools/demo.sh" "$top/build/$rel/module/namei-shadow.ko"
