@@ -974,17 +974,18 @@ static void batch_write(int fd, const char *buf, size_t len, int count,
 	long before[NVERDICTS];
 	struct line *ls;
 	char *text, *copy;
-	int n, i, k, got = 0;
+	int n, i, k, werr, got = 0;
 	ssize_t w;
 
 	do {
 		w = write(fd, buf, len);
 	} while (w < 0 && errno == EINTR);
+	werr = errno;
 	text = read_all(fd, NULL);
 	if (w < 0) {
 		ls = parse_text(text, &n, true);
 		die("the batch write was refused: %s: err=%s reason=%s",
-		    strerror(errno), get(find_kind(ls, n, "error"), "err") ?: "?",
+		    strerror(werr), get(find_kind(ls, n, "error"), "err") ?: "?",
 		    get(find_kind(ls, n, "error"), "reason") ?: "?");
 	}
 	if ((size_t)w != len)
