@@ -43,7 +43,7 @@ result() {	# DESC OK: a test line; on failure, what nsresolve said
 }
 
 ktap_print_header
-ktap_set_plan 30
+ktap_set_plan 31
 
 [ -x "$ns" ] || ktap_exit_fail_msg "no $ns: make -C selftests builds it"
 loaded || ktap_exit_fail_msg "namei_shadow is not loaded"
@@ -294,6 +294,29 @@ exec 3>&-
 run --raw rel
 [ "$rc" = 0 ] && [ "$out" = "$direct" ]
 result "--raw: the text resolve gives, unchanged" $?
+
+# A result longer than one read: 2000 steps of "./", the trace clipped
+long=$(printf './%.0s' $(seq 2000))dir/file
+exec 3<>"$dir/resolve"
+printf 'path=%s' "$long" >&3
+direct=$(cat <&3)
+exec 3>&-
+run --raw "$long"
+raw_out=$out raw_rc=$rc
+run --json "$long"
+jrc=$rc
+shown=$(printf '%s\n' "$out" | "$py" -c '
+import json, sys
+o = json.loads(sys.stdin.read())
+w = o["walk"]
+assert w["steps"] == 2002 and w["steps_shown"] < 2002, w
+assert len(o["steps"]) == w["steps_shown"] + 1 and o["verdict"] == "match"
+print(w["steps_shown"])' 2>&1)
+run --color=never "$long"
+out="$raw_rc $jrc $rc ${#direct} ${#raw_out} shown=$shown: $(printf '%s\n' "$out" | grep '^walk ')"
+[ "$raw_rc" = 0 ] && [ "$jrc" = 0 ] && [ "$rc" = 0 ] && [ ${#direct} -gt 65536 ] &&
+	[ "$raw_out" = "$direct" ] && [[ $out =~ steps=2002\ steps_shown=$shown\  ]]
+result "a result longer than 64 KiB is read whole (${#direct} bytes)" $?
 
 # ------------------------------------------------------------------
 # Batch: 10000 generated requests, split into writes by size and count
