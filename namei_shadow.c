@@ -3099,15 +3099,34 @@ static int resolve_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static void ns_session_error(struct ns_session *ss, int err, const char *why)
+/* "error err=<errno> reason=<why>": a refused request, as read back. */
+static void ns_put_error(struct ns_buf *sb, int err, const char *why)
+{
+	ns_puts(sb, "error err=");
+	ns_put_errno(sb, err);
+	ns_printf(sb, " reason=%s\n", why);
+}
+
+/* The refusal as the whole of what a session's next read() returns. */
+static size_t ns_error_text(char *buf, size_t size, int err, const char *why)
 {
 	struct ns_buf sb;
 
-	ns_buf_init(&sb, ss->result, NS_RESULT_MAX);
-	ns_puts(&sb, "error err=");
-	ns_put_errno(&sb, err);
-	ns_printf(&sb, " reason=%s\n", why);
-	ss->len = ns_buf_used(&sb);
+	ns_buf_init(&sb, buf, size);
+	ns_put_error(&sb, err, why);
+	return ns_buf_used(&sb);
+}
+
+static ssize_t ns_read_locked(struct mutex *lock, const char *buf,
+			      const size_t *len, char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	ssize_t ret;
+
+	mutex_lock(lock);
+	ret = simple_read_from_buffer(ubuf, count, ppos, buf, *len);
+	mutex_unlock(lock);
+	return ret;
 }
 
 static ssize_t resolve_write(struct file *file, const char __user *ubuf,
@@ -3144,7 +3163,7 @@ static ssize_t resolve_write(struct file *file, const char __user *ubuf,
 
 reject:
 	ns_count(NS_C_REJECTED);
-	ns_session_error(ss, err, why);
+	ss->len = ns_error_text(ss->result, NS_RESULT_MAX, err, why);
 	*ppos = 0;
 	mutex_unlock(&ss->lock);
 	return err;
@@ -3154,12 +3173,8 @@ static ssize_t resolve_read(struct file *file, char __user *ubuf, size_t count,
 			    loff_t *ppos)
 {
 	struct ns_session *ss = file->private_data;
-	ssize_t ret;
 
-	mutex_lock(&ss->lock);
-	ret = simple_read_from_buffer(ubuf, count, ppos, ss->result, ss->len);
-	mutex_unlock(&ss->lock);
-	return ret;
+	return ns_read_locked(&ss->lock, ss->result, &ss->len, ubuf, count, ppos);
 }
 
 static const struct file_operations resolve_fops = {
@@ -3222,17 +3237,6 @@ static int batch_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static void ns_batch_error(struct ns_batch *b, int err, const char *why)
-{
-	struct ns_buf sb;
-
-	ns_buf_init(&sb, b->out, NS_BATCH_OUT_MAX);
-	ns_puts(&sb, "error err=");
-	ns_put_errno(&sb, err);
-	ns_printf(&sb, " reason=%s\n", why);
-	b->len = ns_buf_used(&sb);
-}
-
 /* Requests in @buf: its non-empty lines. */
 static int ns_batch_count(const char *buf, size_t len)
 {
@@ -3262,9 +3266,7 @@ static void ns_batch_one(struct ns_batch *b, struct ns_buf *sb, int n,
 	if (err) {
 		ns_count(NS_C_REJECTED);
 		b->counts[NS_VERDICTS]++;
-		ns_puts(sb, "error err=");
-		ns_put_errno(sb, err);
-		ns_printf(sb, " reason=%s\n", why);
+		ns_put_error(sb, err, why);
 		return;
 	}
 	ns_run_request(&rq, b->ss.result, b->ss.trace, &b->ss.wit, &sum);
@@ -3355,7 +3357,7 @@ static ssize_t batch_write(struct file *file, const char __user *ubuf,
 
 reject:
 	ns_count(NS_C_REJECTED);
-	ns_batch_error(b, ret, why);
+	b->len = ns_error_text(b->out, NS_BATCH_OUT_MAX, ret, why);
 	mutex_unlock(&b->ss.lock);
 	return ret;
 }
@@ -3364,12 +3366,8 @@ static ssize_t batch_read(struct file *file, char __user *ubuf, size_t count,
 			  loff_t *ppos)
 {
 	struct ns_batch *b = file->private_data;
-	ssize_t ret;
 
-	mutex_lock(&b->ss.lock);
-	ret = simple_read_from_buffer(ubuf, count, ppos, b->out, b->len);
-	mutex_unlock(&b->ss.lock);
-	return ret;
+	return ns_read_locked(&b->ss.lock, b->out, &b->len, ubuf, count, ppos);
 }
 
 static const struct file_operations batch_fops = {
