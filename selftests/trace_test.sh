@@ -19,11 +19,12 @@ top=$(cd "$here/.." && pwd)
 D=/sys/kernel/debug/namei_shadow
 T=/sys/kernel/tracing
 bt=$top/tools/bpftrace
-S=/tmp/nst
+# on /mnt, not /tmp: the tree under test (a clone in /tmp) must stay visible
+S=/mnt/nst
 out=$(mktemp -d /dev/shm/nstrace.XXXXXX)
 
 [ -d "$T/events" ] || mount -t tracefs nodev "$T"
-mount -t tmpfs nst /tmp
+mount -t tmpfs nst /mnt
 mkdir -p $S/a/b $S/mnt
 touch $S/a/b/f
 ln -s a $S/l1
@@ -153,6 +154,6 @@ after_rmmod() {
 }
 check "after rmmod the trace buffer, holding its events, still reads" after_rmmod
 
-umount $S/mnt /tmp
+umount $S/mnt /mnt
 rm -rf "$out"
 ktap_finished
