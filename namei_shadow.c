@@ -660,6 +660,12 @@ static void ns_witness_legitimize(struct nameidata *nd)
 	}
 }
 
+/* A name it was reached by is gone: unhashed, and not a root. */
+static bool ns_witness_unnamed(struct dentry *dentry)
+{
+	return d_unhashed(dentry) && !IS_ROOT(dentry);
+}
+
 /* After the verdict's second oracle: did any witness move?  All dropped. */
 static bool ns_witnesses_moved(struct ns_witnesses *w)
 {
@@ -669,11 +675,12 @@ static bool ns_witnesses_moved(struct ns_witnesses *w)
 	for (i = 0; i < w->n; i++) {
 		/*
 		 * Unhashed: its name went away (unlink, d_invalidate), perhaps
-		 * before the d_seq was sampled, while the walk held it.
+		 * before the d_seq was sampled, while the walk held it.  A
+		 * filesystem's root has no name and is never hashed.
 		 */
 		if (w->held & BIT(i))
 			moved |= ns_vfs_seq_retry_dentry(w->dentry[i], w->seq[i]) ||
-				d_unhashed(w->dentry[i]);
+				ns_witness_unnamed(w->dentry[i]);
 		ns_witness_put(w, i);
 	}
 	memset(w, 0, sizeof(*w));

@@ -82,11 +82,23 @@ if [ -n "$broken" ]; then
 		>"$err" 2>&1
 	rc=$?
 	if [ "$rc" = 1 ] && grep -q 'FAIL  walk.chroot_root_dotdot' "$err" &&
-	   grep -q 'cross-check failed' "$err" && grep -q 'stat oracle: st_ino differs' "$err"; then
+	   grep -q 'cross-check failed' "$err" && grep -q '^verdict mismatch' "$err" &&
+	   grep -q 'stat oracle: st_ino differs' "$err"; then
 		result 0 "a broken walker fails the cross-check and the stat oracle (exit $rc)"
 	else
 		echo "expected exit 1 with both oracles failing chroot_root_dotdot, got exit $rc" >>"$err"
 		result 1 "a broken walker fails the cross-check and the stat oracle"
+	fi
+	# The same walker gives nsresolve and ns-mismatch.bt a real
+	# mismatch to report (tools/harness-mismatch.sh, in the guest).
+	NS_KEEP_RUNS=0 "$top/tools/vm-run.sh" -k "$rel" -t 300 \
+		sh "$top/tools/harness-mismatch.sh" "$broken" "$top" >"$err" 2>&1
+	rc=$?
+	if [ "$rc" = 0 ] && ! grep -q '^FAILED' "$err"; then
+		result 0 "a real mismatch: nsresolve exits 1 and lists it, ns-mismatch.bt prints it"
+	else
+		echo "expected exit 0 from harness-mismatch.sh, got exit $rc" >>"$err"
+		result 1 "a real mismatch: nsresolve exits 1 and lists it, ns-mismatch.bt prints it"
 	fi
 else
 	result 1 "a broken walker builds"

@@ -1,0 +1,84 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# harness-mismatch.sh BROKEN-MODULE-DIR TOP - the guest side of the
+# harness case "a real mismatch is reported".  Run as root in the test
+# VM by tools/harness-test.sh, with the host's root shared read-only.
+# Loads the walker broken on purpose (NS_BREAK=dotdot: ".." ignores the
+# walk's root), chroots nsresolve into a jail below a tmpfs and
+# resolves "/.." there, where the kernel stays at the jail's root and
+# the broken shadow climbs out of it: a mismatch nothing raced (the
+# dentry it climbs to is the tmpfs's root, which has no name and must
+# not count as a witness that moved).  Meanwhile
+# tools/bpftrace/ns-mismatch.bt runs outside the jail.  Prints each
+# check's result; exits 0 only if nsresolve exits 1 for a single walk
+# and for a batch, names the mismatch in both, and ns-mismatch.bt
+# prints it and counts it.
+
+set -u
+broken=${1:?usage: harness-mismatch.sh BROKEN-MODULE-DIR TOP}
+top=${2:?usage: harness-mismatch.sh BROKEN-MODULE-DIR TOP}
+s=/mnt		# the guest's /mnt is the host's, read-only: a tmpfs on it
+jail=$s/jail
+failed=0
+
+check() {	# check DESCRIPTION COMMAND...
+	desc=$1
+	shift
+	if "$@"; then
+		echo "ok: $desc"
+	else
+		echo "FAILED: $desc"
+		failed=1
+	fi
+}
+
+has() {		# has FILE EXTENDED-REGEX: and show FILE if it lacks it
+	grep -q -E -- "$2" "$1" && return 0
+	echo "--- $1 has no /$2/:"
+	sed 's/^/    /' "$1"
+	return 1
+}
+
+mount -t tmpfs ns-mismatch $s || exit 1
+mkdir -p $jail/sys $jail/usr $jail/proc $jail/dev
+ln -s usr/lib $jail/lib
+ln -s usr/lib64 $jail/lib64
+cp "$top/build/nsresolve" $jail/nsresolve
+mount --rbind /sys $jail/sys &&
+	mount --bind /usr $jail/usr &&
+	mount --bind /dev $jail/dev &&
+	mount -t proc proc $jail/proc || failed=1
+
+if [ $failed = 0 ] && insmod "$broken/namei-shadow.ko"; then
+	cat >$s/workload.sh <<EOF
+chroot $jail /nsresolve /.. >$s/single 2>&1
+echo \$? >$s/single.rc
+printf '/..\n/\n/nsresolve\n' | chroot $jail /nsresolve --batch - >$s/batch 2>&1
+echo \$? >$s/batch.rc
+EOF
+	timeout 120 bpftrace "$top/tools/bpftrace/ns-mismatch.bt" \
+		-c "/bin/sh $s/workload.sh" >$s/bt 2>&1
+	echo "bpftrace exit $?"
+	check "nsresolve exits 1 on a mismatch" [ "$(cat $s/single.rc)" = 1 ]
+	check "nsresolve shows the verdict mismatch" has $s/single 'verdict[ =:]+mismatch'
+	check "nsresolve --batch exits 1 on a mismatch" [ "$(cat $s/batch.rc)" = 1 ]
+	check "nsresolve --batch counts one mismatch of three" has $s/batch \
+		'^batch requests=3 ' && has $s/batch '^match 2$' && has $s/batch '^mismatch 1$'
+	check "nsresolve --batch lists the mismatched path" has $s/batch \
+		'^mismatch n=1 line=1 shadow=0 kernel=0 path=/\.\.$'
+	check "ns-mismatch.bt prints the mismatch as it happens" has $s/bt \
+		'^[0-9]+ +[0-9]+ +nsresolve +[-0-9]+ +0 +(rcu|ref) +.* /\.\.$'
+	check "ns-mismatch.bt counts it" has $s/bt '^@verdicts\[mismatch\]: 2$'
+	rmmod namei_shadow || failed=1
+else
+	echo "FAILED: the broken walker did not load"
+	failed=1
+fi
+
+umount $jail/proc
+umount $jail/dev
+umount $jail/usr
+umount -R $jail/sys
+umount $s || failed=1
+exit $failed
