@@ -9,8 +9,10 @@
 # failing case gets a "not ok" line of its own, so nothing is lost.
 
 set -u
-mod_dir=${1:?usage: run_tests.sh MODULE_DIR BIN_DIR}
-bin_dir=${2:?usage: run_tests.sh MODULE_DIR BIN_DIR}
+usage="usage: run_tests.sh MODULE_DIR BIN_DIR"
+# Absolute: tests that reload the module run in directories of their own.
+mod_dir=$(cd "${1:?$usage}" && pwd) || exit 1
+bin_dir=$(cd "${2:?$usage}" && pwd) || exit 1
 here=$(cd "$(dirname "$0")" && pwd)
 ko=$mod_dir/namei-shadow.ko
 failed=0
