@@ -78,7 +78,13 @@ if stage prepare prepare; then
 		stage "suite-$rel" suite "$rel"
 	done
 	case " $kernels " in
-	*" $NS_PRIMARY_KERNEL "*) stage harness "$top/tools/harness-test.sh" "$NS_PRIMARY_KERNEL" ;;
+	*" $NS_PRIMARY_KERNEL "*)
+		# the primary first; the broken walker is tried on each Debian kernel
+		others=()
+		for rel in $debian; do
+			[ "$rel" = "$NS_PRIMARY_KERNEL" ] || others+=("$rel")
+		done
+		stage harness "$top/tools/harness-test.sh" "$NS_PRIMARY_KERNEL" "${others[@]}" ;;
 	esac
 	[ -n "$has_debug" ] && stage harness-debug "$top/tools/harness-test.sh" --debug "$NS_DEBUG_KERNEL"
 fi

@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# harness-test.sh [--debug] [RELEASE] - tests of the test harness itself
-# (TAP).  Each case makes a VM run go wrong on purpose and checks that
-# tools/vm-run.sh reports it as a failure, with a clear message, and
-# never as a pass.  With --debug, on the debug kernel: the suite's run
+# harness-test.sh [--debug] [RELEASE [RELEASE...]] - tests of the test
+# harness itself (TAP).  Each case makes a VM run go wrong on purpose and
+# checks that tools/vm-run.sh reports it as a failure, with a clear
+# message, and never as a pass.  The cases run on the first RELEASE; the
+# walker broken on purpose is tried on every RELEASE.  With --debug, on the debug kernel: the suite's run
 # with a test-only module that sleeps under RCU, or reads past a
 # kmalloc'ed buffer, loaded on purpose must fail.
 
@@ -17,6 +18,7 @@ if [ "${1:-}" = --debug ]; then
 	shift
 fi
 rel=${1:-$NS_PRIMARY_KERNEL}
+releases=${*:-$rel}
 n=0
 failed=0
 err=$(mktemp)
@@ -72,11 +74,19 @@ expect 125 "FAIL .*splat.*(WARNING|deliberate WARN)" "a module that WARNs fails 
 expect 126 "FAIL .*no exit status" "a guest that dies without an exit status fails" \
 	-t 60 sh -c 'echo o >/proc/sysrq-trigger; while :; do :; done'
 
-# A walker broken on purpose (".." ignores the root) must fail the
-# resolve tests, and both oracles must catch it: the in-kernel
-# cross-check and the stat(2) oracle.
-broken=$(NS_BREAK=dotdot "$top/tools/build-module.sh" "$rel" 2>"$err")
-if [ -n "$broken" ]; then
+# broken_walker RELEASE: a walker broken on purpose (".." ignores the
+# root) must fail the resolve tests, and both oracles must catch it: the
+# in-kernel cross-check and the stat(2) oracle.  It also gives nsresolve
+# and ns-mismatch.bt a real mismatch to report (tools/harness-mismatch.sh,
+# in the guest).
+broken_walker() {
+	local rel=$1 broken rc
+
+	broken=$(NS_BREAK=dotdot "$top/tools/build-module.sh" "$rel" 2>"$err")
+	if [ -z "$broken" ]; then
+		result 1 "a broken walker builds for $rel"
+		return
+	fi
 	NS_KEEP_RUNS=0 "$top/tools/vm-run.sh" -k "$rel" -t 300 sh -c \
 		"insmod $broken/namei-shadow.ko && $top/build/selftests/resolve_test; rc=\$?; rmmod namei_shadow; exit \$rc" \
 		>"$err" 2>&1
@@ -84,25 +94,25 @@ if [ -n "$broken" ]; then
 	if [ "$rc" = 1 ] && grep -q 'FAIL  walk.chroot_root_dotdot' "$err" &&
 	   grep -q 'cross-check failed' "$err" && grep -q '^verdict mismatch' "$err" &&
 	   grep -q 'stat oracle: st_ino differs' "$err"; then
-		result 0 "a broken walker fails the cross-check and the stat oracle (exit $rc)"
+		result 0 "$rel: a broken walker fails the cross-check and the stat oracle (exit $rc)"
 	else
 		echo "expected exit 1 with both oracles failing chroot_root_dotdot, got exit $rc" >>"$err"
-		result 1 "a broken walker fails the cross-check and the stat oracle"
+		result 1 "$rel: a broken walker fails the cross-check and the stat oracle"
 	fi
-	# The same walker gives nsresolve and ns-mismatch.bt a real
-	# mismatch to report (tools/harness-mismatch.sh, in the guest).
 	NS_KEEP_RUNS=0 "$top/tools/vm-run.sh" -k "$rel" -t 300 \
 		sh "$top/tools/harness-mismatch.sh" "$broken" "$top" >"$err" 2>&1
 	rc=$?
 	if [ "$rc" = 0 ] && ! grep -q '^FAILED' "$err"; then
-		result 0 "a real mismatch: nsresolve exits 1 and lists it, ns-mismatch.bt prints it"
+		result 0 "$rel: a real mismatch: nsresolve exits 1 and lists it, ns-mismatch.bt prints it"
 	else
 		echo "expected exit 0 from harness-mismatch.sh, got exit $rc" >>"$err"
-		result 1 "a real mismatch: nsresolve exits 1 and lists it, ns-mismatch.bt prints it"
+		result 1 "$rel: a real mismatch: nsresolve exits 1 and lists it, ns-mismatch.bt prints it"
 	fi
-else
-	result 1 "a broken walker builds"
-fi
+}
+
+for r in $releases; do
+	broken_walker "$r"
+done
 
 # The stack-footprint check fails a walker deeper than its limit.
 out=$(NS_STACK_LIMIT=256 "$top/tools/stack-footprint.sh" "$rel" 2>&1)
