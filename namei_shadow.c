@@ -550,6 +550,75 @@ static void ns_step_note(struct nameidata *nd, const char *how,
 	ns_putc(sb, '\n');
 }
 
+/*
+ * Symbols.  The walker's functions have the kernel's names, which are
+ * the article's.  But a module's symbols share kallsyms with the
+ * kernel's, and kprobes refuse a name two symbols carry: with the module
+ * loaded, "kprobe:walk_component" would fail for everyone (and a name
+ * the kernel inlined would probe the shadow's).  So each is declared
+ * here under a symbol of its own, ns_<name>: what kallsyms, kprobes and
+ * stack traces show.  trace_test checks that the module's symbols leave
+ * every kernel name unique.
+ */
+#define NS_SYMBOL(name)	asm("ns_" #name)
+
+struct ns_open;
+struct ns_parent;
+
+static void set_root(struct nameidata *nd) NS_SYMBOL(set_root);
+static void leave_rcu(struct nameidata *nd) NS_SYMBOL(leave_rcu);
+static int legitimize_mnt(struct nameidata *nd, struct vfsmount *mnt)
+	NS_SYMBOL(legitimize_mnt);
+static bool legitimize_path(struct nameidata *nd, const struct path *path,
+			    unsigned int seq, int bit, u64 *mnts, u64 *dents)
+	NS_SYMBOL(legitimize_path);
+static bool try_to_unlazy(struct nameidata *nd, const char *reason)
+	NS_SYMBOL(try_to_unlazy);
+static bool try_to_unlazy_next(struct nameidata *nd, struct dentry *child,
+			       const char *reason)
+	NS_SYMBOL(try_to_unlazy_next);
+static int nd_jump_root(struct nameidata *nd) NS_SYMBOL(nd_jump_root);
+static void put_link(struct nameidata *nd) NS_SYMBOL(put_link);
+static void terminate_walk(struct nameidata *nd) NS_SYMBOL(terminate_walk);
+static int reserve_stack(struct nameidata *nd) NS_SYMBOL(reserve_stack);
+static int may_follow_link(struct nameidata *nd, const struct path *link,
+			   struct inode *inode) NS_SYMBOL(may_follow_link);
+static const char *pick_link(struct nameidata *nd, struct path *link,
+			     int flags) NS_SYMBOL(pick_link);
+static const char *step_into(struct nameidata *nd, int flags,
+			     struct dentry *dentry) NS_SYMBOL(step_into);
+static struct dentry *lookup_fast(struct nameidata *nd) NS_SYMBOL(lookup_fast);
+static struct dentry *lookup_slow(struct nameidata *nd) NS_SYMBOL(lookup_slow);
+static struct dentry *follow_dotdot(struct nameidata *nd)
+	NS_SYMBOL(follow_dotdot);
+static struct dentry *follow_dotdot_rcu(struct nameidata *nd)
+	NS_SYMBOL(follow_dotdot_rcu);
+static const char *handle_dots(struct nameidata *nd, int type)
+	NS_SYMBOL(handle_dots);
+static const char *walk_component(struct nameidata *nd, int flags)
+	NS_SYMBOL(walk_component);
+static int may_lookup(struct nameidata *nd) NS_SYMBOL(may_lookup);
+static int link_path_walk(const char *name, struct nameidata *nd)
+	NS_SYMBOL(link_path_walk);
+static int path_init(struct nameidata *nd, unsigned int flags)
+	NS_SYMBOL(path_init);
+static int complete_walk(struct nameidata *nd) NS_SYMBOL(complete_walk);
+static const char *lookup_last(struct nameidata *nd) NS_SYMBOL(lookup_last);
+static int path_lookupat(struct nameidata *nd, unsigned int flags,
+			 struct path *path) NS_SYMBOL(path_lookupat);
+static int path_parentat(struct nameidata *nd, unsigned int flags,
+			 struct ns_parent *parent) NS_SYMBOL(path_parentat);
+static int build_open_flags(struct nameidata *nd, unsigned int open_flag,
+			    struct ns_open *op, unsigned int *lookup_flags)
+	NS_SYMBOL(build_open_flags);
+static const char *open_last_lookups(struct nameidata *nd, struct ns_open *op)
+	NS_SYMBOL(open_last_lookups);
+static int may_open(struct nameidata *nd, int acc_mode, unsigned int flag)
+	NS_SYMBOL(may_open);
+static int do_open(struct nameidata *nd, struct ns_open *op) NS_SYMBOL(do_open);
+static int path_openat(struct nameidata *nd, unsigned int open_flag,
+		       struct ns_open *op) NS_SYMBOL(path_openat);
+
 /* ------------------------------------------------------------------ */
 /* References, roots and the end of a walk                             */
 
@@ -585,8 +654,6 @@ static void ns_witness_put(struct ns_witnesses *w, int i)
 	w->held &= ~BIT(i);
 	w->held_mnt &= ~BIT(i);
 }
-
-static int legitimize_mnt(struct nameidata *nd, struct vfsmount *mnt);
 
 /*
  * Record @dentry as a witness.  In REF mode it is referenced now; in
@@ -1629,7 +1696,6 @@ static int path_init(struct nameidata *nd, unsigned int flags)
 	struct path start;
 	int err;
 
-	nd->flags = flags;
 	nd->state = NS_JUMPED;
 	nd->depth = 0;
 	nd->total_link_count = 0;
@@ -1640,10 +1706,12 @@ static int path_init(struct nameidata *nd, unsigned int flags)
 	nd->unlazy_reason = NULL;
 	/* RCU mode only once rcu_read_lock() is taken, below */
 	nd->mode = nd->attempt == NS_MODE_REVAL ? NS_MODE_REVAL : NS_MODE_REF;
+	/* the filesystem is told the mode: ->d_revalidate sees these flags */
 	if (nd->attempt == NS_MODE_RCU)
 		flags |= LOOKUP_RCU;
 	else if (nd->attempt == NS_MODE_REVAL)
 		flags |= LOOKUP_REVAL;
+	nd->flags = flags;
 
 	if (*s == '/') {
 		set_root(nd);
@@ -3386,7 +3454,7 @@ static const struct file_operations batch_fops = {
 	.llseek = default_llseek,
 };
 
-static int stats_show(struct seq_file *m, void *unused)
+static int ns_stats_show(struct seq_file *m, void *unused)
 {
 	int i;
 
@@ -3420,9 +3488,9 @@ static int stats_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
-static int stats_open(struct inode *inode, struct file *file)
+static int ns_stats_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, stats_show, NULL);
+	return single_open(file, ns_stats_show, NULL);
 }
 
 /* Writing "reset" to `stats` zeroes the counters. */
@@ -3441,9 +3509,9 @@ static ssize_t stats_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
-static const struct file_operations stats_fops = {
+static const struct file_operations ns_stats_fops = {
 	.owner = THIS_MODULE,
-	.open = stats_open,
+	.open = ns_stats_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = single_release,
@@ -3555,7 +3623,7 @@ static const struct file_operations rcu_lookup_check_fops = {
 	.llseek = default_llseek,
 };
 
-static int features_show(struct seq_file *m, void *unused)
+static int ns_features_show(struct seq_file *m, void *unused)
 {
 	const char *why_full;
 	bool full = ns_vfs_mounts_rcu_usable(&why_full);
@@ -3570,7 +3638,7 @@ static int features_show(struct seq_file *m, void *unused)
 	seq_puts(m, "walk ref=y rcu=y reval-retry=y symlinks=stack magic=delegated protected_symlinks=y nosymfollow=y open=dry-run semantics=running,4.2\n");
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(features);
+DEFINE_SHOW_ATTRIBUTE(ns_features);
 
 /* ------------------------------------------------------------------ */
 /* Module life cycle                                                   */
@@ -3660,11 +3728,11 @@ static int __init namei_shadow_init(void)
 	pr_info("rcu-walk %s (%s)\n", ns_rcu_mode_names[ns_rcu_mode], ns_rcu_why);
 
 	debugfs_create_file("features", 0400, ns_debugfs_dir, NULL,
-			    &features_fops);
+			    &ns_features_fops);
 	debugfs_create_file("resolve", 0600, ns_debugfs_dir, NULL,
 			    &resolve_fops);
 	debugfs_create_file("batch", 0600, ns_debugfs_dir, NULL, &batch_fops);
-	debugfs_create_file("stats", 0600, ns_debugfs_dir, NULL, &stats_fops);
+	debugfs_create_file("stats", 0600, ns_debugfs_dir, NULL, &ns_stats_fops);
 	debugfs_create_file("mismatches", 0600, ns_debugfs_dir, NULL,
 			    &mismatches_fops);
 	debugfs_create_file("rcu_lookup_check", 0600, ns_debugfs_dir, NULL,
