@@ -40,45 +40,48 @@ has() {		# has FILE EXTENDED-REGEX: and show FILE if it lacks it
 	return 1
 }
 
+batch_counts() {
+	has $s/batch '^batch requests=3 ' && has $s/batch '^match 2$' &&
+		has $s/batch '^mismatch 1$'
+}
+
 mount -t tmpfs ns-mismatch $s || exit 1
 mkdir -p $jail/sys $jail/usr $jail/proc $jail/dev
 ln -s usr/lib $jail/lib
 ln -s usr/lib64 $jail/lib64
 cp "$top/build/nsresolve" $jail/nsresolve
-mount --rbind /sys $jail/sys &&
-	mount --bind /usr $jail/usr &&
-	mount --bind /dev $jail/dev &&
-	mount -t proc proc $jail/proc || failed=1
-
-if [ $failed = 0 ] && insmod "$broken/namei-shadow.ko"; then
+if ! { mount --rbind /sys $jail/sys && mount --bind /usr $jail/usr &&
+	mount --bind /dev $jail/dev && mount -t proc proc $jail/proc; }; then
+	echo "FAILED: the jail's mounts (sys, usr, dev, proc)"
+	failed=1
+elif ! insmod "$broken/namei-shadow.ko"; then
+	echo "FAILED: the broken walker did not load"
+	failed=1
+else
 	cat >$s/workload.sh <<EOF
 chroot $jail /nsresolve /.. >$s/single 2>&1
 echo \$? >$s/single.rc
 printf '/..\n/\n/nsresolve\n' | chroot $jail /nsresolve --batch - >$s/batch 2>&1
 echo \$? >$s/batch.rc
 EOF
-	timeout 120 bpftrace "$top/tools/bpftrace/ns-mismatch.bt" \
+	timeout -k 10 120 bpftrace "$top/tools/bpftrace/ns-mismatch.bt" \
 		-c "/bin/sh $s/workload.sh" >$s/bt 2>&1
 	echo "bpftrace exit $?"
 	check "nsresolve exits 1 on a mismatch" [ "$(cat $s/single.rc)" = 1 ]
-	check "nsresolve shows the verdict mismatch" has $s/single 'verdict[ =:]+mismatch'
+	check "nsresolve shows the verdict mismatch" has $s/single '^verdict mismatch$'
 	check "nsresolve --batch exits 1 on a mismatch" [ "$(cat $s/batch.rc)" = 1 ]
-	check "nsresolve --batch counts one mismatch of three" has $s/batch \
-		'^batch requests=3 ' && has $s/batch '^match 2$' && has $s/batch '^mismatch 1$'
+	check "nsresolve --batch counts one mismatch of three" batch_counts
 	check "nsresolve --batch lists the mismatched path" has $s/batch \
 		'^mismatch n=1 line=1 shadow=0 kernel=0 path=/\.\.$'
 	check "ns-mismatch.bt prints the mismatch as it happens" has $s/bt \
 		'^[0-9]+ +[0-9]+ +nsresolve +[-0-9]+ +0 +(rcu|ref) +.* /\.\.$'
 	check "ns-mismatch.bt counts it" has $s/bt '^@verdicts\[mismatch\]: 2$'
-	rmmod namei_shadow || failed=1
-else
-	echo "FAILED: the broken walker did not load"
-	failed=1
+	rmmod namei_shadow || { echo "FAILED: rmmod"; failed=1; }
 fi
 
 umount $jail/proc
 umount $jail/dev
 umount $jail/usr
 umount -R $jail/sys
-umount $s || failed=1
+umount $s || { echo "FAILED: umount $s"; failed=1; }
 exit $failed
