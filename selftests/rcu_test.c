@@ -118,6 +118,18 @@ FIXTURE_TEARDOWN(rcu)
 	close(self->fd);
 }
 
+/* Resolve @req twice, the first to warm the dcache; @r is the second. */
+static int resolve_warm(int fd, const char *req, struct result *r)
+{
+	struct result first;
+	int err = resolve(fd, req, &first);
+
+	if (err)
+		return err;
+	result_free(&first);
+	return resolve(fd, req, r);
+}
+
 /* Walk @req twice; the second, hot walk must complete in RCU mode. */
 static void expect_hot(struct __test_metadata *_metadata, int fd, const char *req)
 {
@@ -130,9 +142,7 @@ static void expect_hot(struct __test_metadata *_metadata, int fd, const char *re
 	 * want it again next time, for the kernel's walk as for this one.
 	 */
 	usleep(20 * 1000);
-	ASSERT_EQ(0, resolve(fd, req, &r));
-	result_free(&r);
-	ASSERT_EQ(0, resolve(fd, req, &r));
+	ASSERT_EQ(0, resolve_warm(fd, req, &r));
 	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
 	walk_field(&r, "mode", mode, sizeof(mode));
 	walk_field(&r, "unlazy", unlazy, sizeof(unlazy));
@@ -181,9 +191,7 @@ TEST_F(rcu, revalidating_9p_unlazies_at_its_first_name)
 	char mode[16], unlazy[64];
 	struct result r;
 
-	ASSERT_EQ(0, resolve(self->fd, "/usr/share", &r));
-	result_free(&r);
-	ASSERT_EQ(0, resolve(self->fd, "/usr/share", &r));
+	ASSERT_EQ(0, resolve_warm(self->fd, "/usr/share", &r));
 	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
 	walk_field(&r, "mode", mode, sizeof(mode));
 	walk_field(&r, "unlazy", unlazy, sizeof(unlazy));
@@ -258,9 +266,7 @@ TEST_F(rcu, mount_crossing)
 	char unlazy[64], mode[16];
 	struct result r;
 
-	ASSERT_EQ(0, resolve(self->fd, "mnt/inside", &r));
-	result_free(&r);
-	ASSERT_EQ(0, resolve(self->fd, "mnt/inside", &r));
+	ASSERT_EQ(0, resolve_warm(self->fd, "mnt/inside", &r));
 	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
 	walk_field(&r, "unlazy", unlazy, sizeof(unlazy));
 	walk_field(&r, "mode", mode, sizeof(mode));
@@ -295,9 +301,7 @@ TEST_F(rcu, stacked_mounts)
 
 	ASSERT_EQ(0, mount("nsr-top", R "/mnt", "tmpfs", 0, NULL));
 	mkfile(R "/mnt/top");
-	ASSERT_EQ(0, resolve(self->fd, "mnt/top", &r));
-	result_free(&r);
-	ASSERT_EQ(0, resolve(self->fd, "mnt/top", &r));
+	ASSERT_EQ(0, resolve_warm(self->fd, "mnt/top", &r));
 	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
 	EXPECT_STREQ("0", r.shadow_err) TH_LOG("%s", r.text);
 	EXPECT_EQ(0, stat(R "/mnt/top", &st));
