@@ -130,10 +130,28 @@ static int resolve_warm(int fd, const char *req, struct result *r)
 	return resolve(fd, req, r);
 }
 
+/*
+ * Walk @req warm (resolve_warm) and check the second walk: verdict
+ * match, and the walk line's mode and unlazy as given.  @r keeps the
+ * result for the caller's own checks.
+ */
+static void expect_warm_walk(struct __test_metadata *_metadata, int fd,
+			     const char *req, const char *mode,
+			     const char *unlazy, struct result *r)
+{
+	char got_mode[16], got_unlazy[64];
+
+	ASSERT_EQ(0, resolve_warm(fd, req, r));
+	EXPECT_STREQ("match", r->verdict) TH_LOG("%s", r->text);
+	walk_field(r, "mode", got_mode, sizeof(got_mode));
+	walk_field(r, "unlazy", got_unlazy, sizeof(got_unlazy));
+	EXPECT_STREQ(mode, got_mode) TH_LOG("%s: mode %s:\n%s", req, got_mode, r->text);
+	EXPECT_STREQ(unlazy, got_unlazy) TH_LOG("%s: unlazy %s:\n%s", req, got_unlazy, r->text);
+}
+
 /* Walk @req twice; the second, hot walk must complete in RCU mode. */
 static void expect_hot(struct __test_metadata *_metadata, int fd, const char *req)
 {
-	char mode[16], unlazy[64];
 	struct result r;
 
 	/*
@@ -142,18 +160,10 @@ static void expect_hot(struct __test_metadata *_metadata, int fd, const char *re
 	 * want it again next time, for the kernel's walk as for this one.
 	 */
 	usleep(20 * 1000);
-	ASSERT_EQ(0, resolve_warm(fd, req, &r));
-	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
-	walk_field(&r, "mode", mode, sizeof(mode));
-	walk_field(&r, "unlazy", unlazy, sizeof(unlazy));
-	if (rcu_on()) {
-		EXPECT_STREQ("rcu", mode) TH_LOG("%s: not in RCU mode:\n%s", req, r.text);
-		EXPECT_STREQ("none", unlazy) TH_LOG("%s", r.text);
-		EXPECT_EQ(NULL, strstr(r.text, " mode=ref ")) TH_LOG("%s", r.text);
-	} else {
-		EXPECT_STREQ("ref", mode) TH_LOG("rcu=off, yet:\n%s", r.text);
-		EXPECT_EQ(NULL, strstr(r.text, " mode=rcu ")) TH_LOG("%s", r.text);
-	}
+	expect_warm_walk(_metadata, fd, req, rcu_on() ? "rcu" : "ref", "none", &r);
+	/* no step in the other mode */
+	EXPECT_EQ(NULL, strstr(r.text, rcu_on() ? " mode=ref " : " mode=rcu "))
+		TH_LOG("%s", r.text);
 	result_free(&r);
 }
 
@@ -188,15 +198,10 @@ TEST_F(rcu, hot_absolute_inline_link_in_a_chroot)
  */
 TEST_F(rcu, revalidating_9p_unlazies_at_its_first_name)
 {
-	char mode[16], unlazy[64];
 	struct result r;
 
-	ASSERT_EQ(0, resolve_warm(self->fd, "/usr/share", &r));
-	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
-	walk_field(&r, "mode", mode, sizeof(mode));
-	walk_field(&r, "unlazy", unlazy, sizeof(unlazy));
-	EXPECT_STREQ("ref", mode) TH_LOG("%s", r.text);
-	EXPECT_STREQ(rcu_on() ? "revalidate@1" : "none", unlazy) TH_LOG("%s", r.text);
+	expect_warm_walk(_metadata, self->fd, "/usr/share", "ref",
+			 rcu_on() ? "revalidate@1" : "none", &r);
 	result_free(&r);
 }
 
@@ -263,22 +268,14 @@ TEST_F(rcu, cold_after_drop_caches_unlazies_on_a_miss)
  */
 TEST_F(rcu, mount_crossing)
 {
-	char unlazy[64], mode[16];
+	char unlazy[64];
 	struct result r;
 
-	ASSERT_EQ(0, resolve_warm(self->fd, "mnt/inside", &r));
-	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
-	walk_field(&r, "unlazy", unlazy, sizeof(unlazy));
-	walk_field(&r, "mode", mode, sizeof(mode));
-	if (rcu_full()) {
-		EXPECT_STREQ("none", unlazy) TH_LOG("%s", r.text);
-		EXPECT_STREQ("rcu", mode) TH_LOG("%s", r.text);
-		EXPECT_NE(NULL, strstr(r.text, "mode=rcu name=inside ")) TH_LOG("%s", r.text);
-	} else {
-		EXPECT_STREQ(rcu_on() ? "mount@1" : "none", unlazy) TH_LOG("%s", r.text);
-		EXPECT_STREQ("ref", mode) TH_LOG("%s", r.text);
-		EXPECT_NE(NULL, strstr(r.text, "mode=ref name=inside ")) TH_LOG("%s", r.text);
-	}
+	expect_warm_walk(_metadata, self->fd, "mnt/inside", rcu_full() ? "rcu" : "ref",
+			 rcu_full() ? "none" : rcu_on() ? "mount@1" : "none", &r);
+	EXPECT_NE(NULL, strstr(r.text, rcu_full() ? "mode=rcu name=inside " :
+			       "mode=ref name=inside "))
+		TH_LOG("%s", r.text);
 	/* the step that crossed began in RCU mode, whichever mode ended it */
 	EXPECT_NE(NULL, strstr(r.text, rcu_on() ? "mode=rcu name=mnt how=dcache mounts_down=1 " :
 			       "mode=ref name=mnt how=dcache mounts_down=1 "))
