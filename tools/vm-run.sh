@@ -91,6 +91,12 @@ done
 append="console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic"
 append="$append ns_script=$run/cmd.sh ns_cwd=$PWD ns_kroot=$kdir/root"
 [ -n "$keep" ] && append="$append ns_keep=$keep"
+# Under TCG the guest's TSC is the host's rdtsc, and this host (itself a
+# VM, booted tsc=unstable) can jump it: a debug-kernel run once saw the
+# TSC leap 13378 s against hpet's 0.48 s, and reported a soft lockup
+# "stuck for 12462s" and an RCU stall that were the jump.  The guest
+# keeps time by hpet instead, and sched_clock filters the TSC.
+case "$accel" in *tcg*) append="$append tsc=unstable" ;; esac
 # Parameters a kernel needs to boot here (the debug kernel's pci=noacpi).
 [ -f "$kdir/cmdline" ] && append="$append $(cat "$kdir/cmdline")"
 [ -n "${NS_APPEND:-}" ] && append="$append $NS_APPEND"
