@@ -4,11 +4,16 @@
 # Kbuild), plus the project's own targets:
 #
 #   make [KDIR=...]      build namei-shadow.ko (loads as namei_shadow)
+#                        with the host's compiler against KDIR
+#   make module KREL=R   build namei-shadow.ko for the Debian kernel
+#                        release R (fetched), on the host or in R's own
+#                        Debian build root where the host's toolchain
+#                        cannot build for R; prints the .ko's path last
 #   make modules_install install it into KDIR's kernel (extra/)
 #   make clean
 #   make run             build, boot the primary kernel in the VM, demo
-#   make check           the whole test suite: both Debian kernels and the
-#                        debug kernel, in the VM
+#   make check           the whole test suite: the Debian kernels (6.12,
+#                        6.1, 7.2) and the debug kernel, in the VM
 #   make check-debug     the suite on the debug kernel only (KASAN, lockdep,
 #                        PROVE_RCU, kmemleak), and its harness tests
 #   make check-static    checkpatch --strict, sparse (C=2) and W=1 only
@@ -21,6 +26,11 @@ all: modules
 
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+module:
+	@test -n "$(KREL)" || { echo "usage: make module KREL=<release>, e.g. KREL=7.2.13+deb14-amd64" >&2; exit 2; }
+	@tools/install-deps.sh
+	@tools/build-module.sh "$(KREL)"
 
 modules_install:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
@@ -52,5 +62,5 @@ check-static: deps kernels
 run:
 	tools/run.sh
 
-.PHONY: all modules modules_install clean deps kernels check check-debug \
+.PHONY: all module modules modules_install clean deps kernels check check-debug \
 	debug-kernel check-static run

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # build-module.sh RELEASE - build namei_shadow and the test-only modules
-# for RELEASE into build/RELEASE/{module,testmods}, with W=1.  Kbuild
+# for RELEASE into build/RELEASE/{module,testmods}, with W=1, on the host
+# or in the release's build root (tools/build-root.sh), and print the
+# path of namei-shadow.ko as the last line.  Kbuild
 # builds in the M= directory, so each release gets a directory of
 # symlinks to the sources and the kernels never share an object file.
 # Any compiler warning fails the build.
@@ -16,7 +18,6 @@ set -euo pipefail
 
 rel=${1:?usage: build-module.sh RELEASE}
 top=$(cd "$(dirname "$0")/.." && pwd)
-kdir=$(ns_kdir "$rel")
 out=$top/build/$rel
 
 link_tree() {
@@ -31,7 +32,11 @@ link_tree() {
 build() {
 	local dir=$1 log=$1/build.log
 	shift
-	if ! make -C "$kdir" M="$dir" W=1 ${NS_SPARSE:+C=2} "$@" modules >"$log" 2>&1; then
+	# Sparse as C=2 would run it, asked for by KBUILD_CHECKSRC itself:
+	# Debian's 7.2 kbuild lacks scripts/checker-valid.sh, so its C=2
+	# turns sparse off ("not available or not up to date").
+	# check-static.sh makes sure every source was checked.
+	if ! ns_kmake "$rel" M="$dir" W=1 ${NS_SPARSE:+KBUILD_CHECKSRC=2} "$@" modules >"$log" 2>&1; then
 		cat "$log" >&2
 		ns_die "build failed in $dir for $rel"
 	fi
@@ -44,11 +49,12 @@ build() {
 if [ "${NS_BREAK:-}" = dotdot ]; then
 	link_tree "$out/module-broken-dotdot" "$top" Kbuild namei_shadow.c dcache_model.c include
 	build "$out/module-broken-dotdot" NS_TEST_BREAK_DOTDOT=y
-	echo "$out/module-broken-dotdot"
+	echo "$out/module-broken-dotdot/namei-shadow.ko"
 	exit 0
 fi
 link_tree "$out/module" "$top" Kbuild namei_shadow.c dcache_model.c include
 link_tree "$out/testmods" "$top/selftests/modules" Kbuild $(cd "$top/selftests/modules" && ls ./*.c | sed 's|^\./||')
+link_tree "$out/testmods" "$top" include
 build "$out/module"
 build "$out/testmods"
-echo "$out"
+echo "$out/module/namei-shadow.ko"

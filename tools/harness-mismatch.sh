@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# harness-mismatch.sh BROKEN-MODULE-DIR TOP - the guest side of the
+# harness-mismatch.sh BROKEN-MODULE TOP - the guest side of the
 # harness case "a real mismatch is reported".  Run as root in the test
 # VM by tools/harness-test.sh, with the host's root shared read-only.
 # Loads the walker broken on purpose (NS_BREAK=dotdot: ".." ignores the
@@ -16,7 +16,7 @@
 # prints it and counts it.
 
 set -u
-broken=${1:?usage: harness-mismatch.sh BROKEN-MODULE-DIR TOP}
+broken=${1:?usage: harness-mismatch.sh BROKEN-MODULE TOP}
 top=${2:?usage: harness-mismatch.sh BROKEN-MODULE-DIR TOP}
 s=/mnt		# the guest's /mnt is the host's, read-only: a tmpfs on it
 jail=$s/jail
@@ -54,7 +54,7 @@ if ! { mount --rbind /sys $jail/sys && mount --bind /usr $jail/usr &&
 	mount --bind /dev $jail/dev && mount -t proc proc $jail/proc; }; then
 	echo "FAILED: the jail's mounts (sys, usr, dev, proc)"
 	failed=1
-elif ! insmod "$broken/namei-shadow.ko"; then
+elif ! insmod "$broken"; then
 	echo "FAILED: the broken walker did not load"
 	failed=1
 else

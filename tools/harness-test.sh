@@ -88,7 +88,7 @@ broken_walker() {
 		return
 	fi
 	NS_KEEP_RUNS=0 "$top/tools/vm-run.sh" -k "$rel" -t 300 sh -c \
-		"insmod $broken/namei-shadow.ko && $top/build/selftests/resolve_test; rc=\$?; rmmod namei_shadow; exit \$rc" \
+		"insmod $broken && $top/build/selftests/resolve_test; rc=\$?; rmmod namei_shadow; exit \$rc" \
 		>"$err" 2>&1
 	rc=$?
 	if [ "$rc" = 1 ] && grep -q 'FAIL  walk.chroot_root_dotdot' "$err" &&

@@ -10,7 +10,7 @@ set -euo pipefail
 
 pkgs=(qemu-system-x86 busybox-static cpio kmod xz-utils file bc make gcc
       dwarves bpftrace python3 sparse linux-source-6.12 libc6-dev
-      flex bison libelf-dev libssl-dev)
+      flex bison libelf-dev libssl-dev mmdebstrap)
 
 missing=()
 for p in "${pkgs[@]}"; do

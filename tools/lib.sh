@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared settings for the namei_shadow host tools.  Sourced, not run.
 
-NS_KERNELS_DEFAULT="6.12.118+deb12-amd64 6.1.0-57-amd64"
+NS_KERNELS_DEFAULT="6.12.118+deb12-amd64 6.1.0-57-amd64 7.2.13+deb14-amd64"
 NS_DEBUG_KERNEL="6.12.118-dbgk"
 NS_PRIMARY_KERNEL="6.12.118+deb12-amd64"
+NS_TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 NS_CACHE="${NS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/namei-shadow}"
 
 ns_die() {
@@ -13,6 +14,28 @@ ns_die() {
 
 ns_log() {
 	echo "namei-shadow: $*" >&2
+}
+
+# The Debian suite a release comes from: "host" for the host's own
+# (bookworm: 6.1 and 6.12), else a suite reached through a private apt
+# configuration (tools/apt-suite.sh).  Sid's kernels carry +deb14.
+ns_kernel_suite() {
+	case "$1" in
+	*+deb14-*) echo sid ;;
+	*) echo host ;;
+	esac
+}
+
+# apt-get/apt-cache against SUITE: the host's own apt, or the suite's
+# private configuration.
+ns_apt() {
+	local suite=$1 cmd=$2
+	shift 2
+	if [ "$suite" = host ]; then
+		"$cmd" -o APT::Sandbox::User=root -q "$@"
+	else
+		"$NS_TOOLS/apt-suite.sh" "$suite" "$cmd" "$@"
+	fi
 }
 
 # The directory a kernel release is unpacked into.
@@ -40,10 +63,31 @@ ns_kbuild_pkg() {
 # The KDIR for a release: Debian's unpacked headers, or the debug
 # kernel's build tree.  Fetches or builds on first use.
 ns_kdir() {
-	local tools
-	tools=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 	case "$1" in
-	"$NS_DEBUG_KERNEL") "$tools/build-debug-kernel.sh" ;;
-	*) "$tools/fetch-kernel.sh" "$1" ;;
+	"$NS_DEBUG_KERNEL") "$NS_TOOLS/build-debug-kernel.sh" ;;
+	*) "$NS_TOOLS/fetch-kernel.sh" "$1" ;;
 	esac
+}
+
+# ns_kmake RELEASE MAKE-ARGS...: make -C KDIR MAKE-ARGS for RELEASE, on
+# the host where it can build for RELEASE, else in the release's build
+# root (tools/build-root.sh): chrooted, in a private mount namespace
+# with /proc (objtool reads it) and the source tree at its own path.
+ns_kmake() {
+	local rel=$1 root top
+	shift
+	root=$("$NS_TOOLS/build-root.sh" "$rel") || return 1
+	if [ -z "$root" ]; then
+		make -C "$(ns_kdir "$rel")" "$@"
+		return
+	fi
+	top=$(cd "$NS_TOOLS/.." && pwd)
+	unshare --mount --propagation private -- /bin/sh -c '
+		root=$1 top=$2 kdir=$3
+		shift 3
+		mount -t proc proc "$root/proc" &&
+		mkdir -p "$root$top" && mount --bind "$top" "$root$top" &&
+		exec chroot "$root" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/root \
+			LANG=C.UTF-8 make -C "$kdir" "$@"' \
+		ns_kmake "$root" "$top" "/usr/src/linux-headers-$rel" "$@"
 }

@@ -16,14 +16,13 @@ set -euo pipefail
 rel=${1:?usage: stack-footprint.sh RELEASE}
 top=$(cd "$(dirname "$0")/.." && pwd)
 limit=${NS_STACK_LIMIT:-1024}
-kdir=$(ns_kdir "$rel")
 dir=$top/build/$rel/stack
 
 mkdir -p "$dir"
 for f in Kbuild namei_shadow.c dcache_model.c include; do
 	ln -sfn "$top/$f" "$dir/$f"
 done
-if ! make -C "$kdir" M="$dir" KCFLAGS=-fcallgraph-info=su modules >"$dir/build.log" 2>&1; then
+if ! ns_kmake "$rel" M="$dir" KCFLAGS=-fcallgraph-info=su modules >"$dir/build.log" 2>&1; then
 	sed 's/^/# /' "$dir/build.log"
 	echo "not ok 1 stack footprint: the build for $rel failed"
 	exit 1
