@@ -104,19 +104,15 @@ struct ns_export {
 #define NS_EXPORT(sym) { #sym, &(sym) }
 static const struct ns_export ns_exports[] = {
 	NS_EXPORT(d_lookup),
-	NS_EXPORT(d_hash_and_lookup),
-	NS_EXPORT(lookup_one_unlocked),
-	NS_EXPORT(try_lookup_one_len),
+	NS_EXPORT(d_alloc_parallel),
 	NS_EXPORT(kern_path),
 	NS_EXPORT(vfs_path_lookup),
-	NS_EXPORT(follow_down),
 	NS_EXPORT(follow_down_one),
 	NS_EXPORT(follow_up),
 	NS_EXPORT(rename_lock),
 	NS_EXPORT(inode_permission),
 	NS_EXPORT(vfs_get_link),
 	NS_EXPORT(lockref_get_not_dead),
-	NS_EXPORT(hashlen_string),
 	NS_EXPORT(full_name_hash),
 	NS_EXPORT(d_path),
 };
@@ -125,8 +121,15 @@ static enum ns_ksym_source ns_source;
 static const char *ns_source_why = "not-looked-up";
 
 static const u8 ns_endbr64[NS_ENTRY_BYTES] = { 0xf3, 0x0f, 0x1e, 0xfa };
-/* What apply_seal_endbr() writes over a sealed ENDBR: osp nopl (%rax). */
-static const u8 ns_sealed[NS_ENTRY_BYTES] = { 0x66, 0x0f, 0x1f, 0x00 };
+/*
+ * What apply_seal_endbr() writes over a sealed ENDBR: osp nopl (%rax)
+ * on 6.1 and 6.12; on 7.2 nopl -42(%rax), a NOP found nowhere else,
+ * written whether or not the CPU has IBT.
+ */
+static const u8 ns_sealed[][NS_ENTRY_BYTES] = {
+	{ 0x66, 0x0f, 0x1f, 0x00 },
+	{ 0x0f, 0x1f, 0x40, 0xd6 },
+};
 
 static bool ns_ibt_configured(void)
 {
@@ -145,10 +148,13 @@ static bool ns_ibt_enforced(void)
 
 static const char *ns_entry_kind(const u8 *entry)
 {
+	int i;
+
 	if (!memcmp(entry, ns_endbr64, NS_ENTRY_BYTES))
 		return "endbr";
-	if (!memcmp(entry, ns_sealed, NS_ENTRY_BYTES))
-		return "sealed";
+	for (i = 0; i < ARRAY_SIZE(ns_sealed); i++)
+		if (!memcmp(entry, ns_sealed[i], NS_ENTRY_BYTES))
+			return "sealed";
 	return "plain";
 }
 
@@ -639,10 +645,16 @@ struct dentry *ns_vfs_lookup_cached(struct dentry *parent,
 	return d_lookup(parent, name);
 }
 
-int ns_vfs_revalidate(struct dentry *dentry, unsigned int flags)
+/*
+ * Ask the filesystem whether a dcache hit still holds.  @dir and @name
+ * are the directory searched and the name looked up there (7.2 hands
+ * them to the filesystem; the dentry's own may be changing).
+ */
+int ns_vfs_revalidate(struct inode *dir, const struct qstr *name,
+		      struct dentry *dentry, unsigned int flags)
 {
 	if (unlikely(dentry->d_flags & DCACHE_OP_REVALIDATE))
-		return dentry->d_op->d_revalidate(dentry, flags);
+		return ns_compat_d_revalidate(dir, name, dentry, flags);
 	return 1;
 }
 
@@ -669,7 +681,7 @@ struct dentry *ns_vfs_lookup_slow(struct dentry *dir, const struct qstr *name,
 				  unsigned int flags, bool revalidate)
 {
 	struct inode *inode = dir->d_inode;
-	DECLARE_WAIT_QUEUE_HEAD_ONSTACK(wq);
+	struct ns_lookup_wait wait;
 	struct dentry *dentry, *old;
 	int err;
 
@@ -679,11 +691,11 @@ struct dentry *ns_vfs_lookup_slow(struct dentry *dir, const struct qstr *name,
 		goto out;
 	}
 again:
-	dentry = d_alloc_parallel(dir, name, &wq);
+	dentry = ns_compat_d_alloc_parallel(dir, name, &wait);
 	if (IS_ERR(dentry))
 		goto out;
 	if (!d_in_lookup(dentry)) {
-		err = revalidate ? ns_vfs_revalidate(dentry, flags) : 1;
+		err = revalidate ? ns_vfs_revalidate(inode, name, dentry, flags) : 1;
 		if (err <= 0) {
 			if (!err)
 				d_invalidate(dentry);

@@ -415,7 +415,8 @@ static void ns_put_object(struct ns_buf *sb, struct dentry *dentry)
 		ns_puts(sb, " type=negative");
 		return;
 	}
-	ns_printf(sb, " dev=%u:%u ino=%lu", MAJOR(dev), MINOR(dev), inode->i_ino);
+	ns_printf(sb, " dev=%u:%u ino=%llu", MAJOR(dev), MINOR(dev),
+		  (u64)inode->i_ino);
 	ns_put_mode(sb, inode);
 }
 
@@ -1394,7 +1395,7 @@ static struct dentry *lookup_fast_rcu(struct nameidata *nd, int *status)
 	*status = 1;
 	if (!(dentry->d_flags & DCACHE_OP_REVALIDATE))
 		return dentry;
-	*status = ns_vfs_revalidate(dentry, nd->flags);
+	*status = ns_vfs_revalidate(nd->inode, &nd->last, dentry, nd->flags);
 	if (*status > 0) {
 		nd->step.how = "revalidated";
 		return dentry;
@@ -1402,7 +1403,7 @@ static struct dentry *lookup_fast_rcu(struct nameidata *nd, int *status)
 	if (!try_to_unlazy_next(nd, dentry, "revalidate"))
 		return ERR_PTR(-ECHILD);
 	if (*status == -ECHILD)
-		*status = ns_vfs_revalidate(dentry, nd->flags);
+		*status = ns_vfs_revalidate(nd->inode, &nd->last, dentry, nd->flags);
 	return dentry;
 }
 
@@ -1426,7 +1427,7 @@ static struct dentry *lookup_fast(struct nameidata *nd)
 	nd->step.how = "dcache";
 	if (!(dentry->d_flags & DCACHE_OP_REVALIDATE))
 		return dentry;
-	status = ns_vfs_revalidate(dentry, nd->flags);
+	status = ns_vfs_revalidate(nd->inode, &nd->last, dentry, nd->flags);
 	if (status > 0) {
 		nd->step.how = "revalidated";
 		return dentry;

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Differences between the supported kernels (6.1 and 6.12) that the
- * module's sources should not have to spell out.
+ * Differences between the supported kernels (6.1, 6.12 and 7.2) that
+ * the module's sources should not have to spell out.  The sources use
+ * the newest kernel's form; an older form is chosen here by a probe.
  */
 #ifndef NS_COMPAT_H
 #define NS_COMPAT_H
 
+#include <linux/dcache.h>
+#include <linux/fs.h>
 #include <linux/namei.h>
+#include <linux/wait.h>
 
 /*
  * Kbuild probes the kernel's headers and defines NS_COMPAT_* for what
@@ -64,6 +68,67 @@ static inline int ns_compat_path_parent(struct filename *name,
 #define ns_inode_atime(inode)	inode_get_atime(inode)
 #define ns_inode_mtime(inode)	inode_get_mtime(inode)
 #define ns_inode_ctime(inode)	inode_get_ctime(inode)
+#endif
+
+/*
+ * ->d_revalidate(): 6.1 and 6.12 pass the dentry alone; 7.2 also passes
+ * the directory's inode and the name the walk looked up, which stay
+ * stable while the dentry's own name and parent may not.
+ */
+static inline int ns_compat_d_revalidate(struct inode *dir,
+					 const struct qstr *name,
+					 struct dentry *dentry,
+					 unsigned int flags)
+{
+#ifdef NS_COMPAT_D_REVALIDATE_DENTRY
+	return dentry->d_op->d_revalidate(dentry, flags);
+#else
+	return dentry->d_op->d_revalidate(dir, name, dentry, flags);
+#endif
+}
+
+/*
+ * d_alloc_parallel(): 6.1 and 6.12 take the caller's wait queue, for
+ * others to sleep on until d_lookup_done() (so it must live that long:
+ * the caller's struct ns_lookup_wait); 7.2 keeps its own.
+ */
+struct ns_lookup_wait {
+#ifdef NS_COMPAT_D_ALLOC_PARALLEL_WQ
+	wait_queue_head_t wq;
+#endif
+};
+
+static inline struct dentry *
+ns_compat_d_alloc_parallel(struct dentry *parent, const struct qstr *name,
+			   struct ns_lookup_wait *wait)
+{
+#ifdef NS_COMPAT_D_ALLOC_PARALLEL_WQ
+	init_waitqueue_head(&wait->wq);
+	return d_alloc_parallel(parent, name, &wait->wq);
+#else
+	return d_alloc_parallel(parent, name);
+#endif
+}
+
+/*
+ * Creating a name (the test modules): 6.1 and 6.12 have
+ * kern_path_create() and done_path_create(), 7.2 the start_creating_*
+ * family; 7.2's vfs_symlink() also takes a delegation to break.
+ */
+#ifdef NS_COMPAT_KERN_PATH_CREATE
+#define ns_compat_start_creating_path	kern_path_create
+#define ns_compat_end_creating_path	done_path_create
+#else
+#define ns_compat_start_creating_path	start_creating_path
+#define ns_compat_end_creating_path	end_creating_path
+#endif
+
+#ifdef NS_COMPAT_VFS_SYMLINK_NO_DELEG
+#define ns_compat_vfs_symlink(idmap, dir, dentry, target) \
+	vfs_symlink((idmap), (dir), (dentry), (target))
+#else
+#define ns_compat_vfs_symlink(idmap, dir, dentry, target) \
+	vfs_symlink((idmap), (dir), (dentry), (target), NULL)
 #endif
 
 #endif /* NS_COMPAT_H */

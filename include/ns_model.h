@@ -44,7 +44,8 @@ bool ns_vfs_may_open_dev(const struct path *path);
 /* The dcache. */
 struct dentry *ns_vfs_lookup_cached(struct dentry *parent,
 				    const struct qstr *name);
-int ns_vfs_revalidate(struct dentry *dentry, unsigned int flags);
+int ns_vfs_revalidate(struct inode *dir, const struct qstr *name,
+		      struct dentry *dentry, unsigned int flags);
 int ns_vfs_weak_revalidate(struct dentry *dentry, unsigned int flags);
 void ns_vfs_invalidate(struct dentry *dentry);
 struct dentry *ns_vfs_lookup_slow(struct dentry *dir, const struct qstr *name,

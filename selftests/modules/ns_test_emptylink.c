@@ -10,6 +10,8 @@
 #include <linux/mount.h>
 #include <linux/namei.h>
 
+#include "ns_compat.h"
+
 static char *path;
 module_param(path, charp, 0444);
 MODULE_PARM_DESC(path, "where to create the empty symlink");
@@ -22,15 +24,12 @@ static int __init ns_test_emptylink_init(void)
 
 	if (!path)
 		return -EINVAL;
-	dentry = kern_path_create(AT_FDCWD, path, &parent, 0);
+	dentry = ns_compat_start_creating_path(AT_FDCWD, path, &parent, 0);
 	if (IS_ERR(dentry))
 		return PTR_ERR(dentry);
-#ifdef NS_COMPAT_MNT_USERNS
-	err = vfs_symlink(mnt_user_ns(parent.mnt), d_inode(parent.dentry), dentry, "");
-#else
-	err = vfs_symlink(mnt_idmap(parent.mnt), d_inode(parent.dentry), dentry, "");
-#endif
-	done_path_create(&parent, dentry);
+	err = ns_compat_vfs_symlink(ns_compat_idmap(parent.mnt),
+				    d_inode(parent.dentry), dentry, "");
+	ns_compat_end_creating_path(&parent, dentry);
 	if (!err)
 		pr_info("empty symlink at %s\n", path);
 	return err;
