@@ -3624,6 +3624,33 @@ static const struct file_operations rcu_lookup_check_fops = {
 	.llseek = default_llseek,
 };
 
+/*
+ * The running kernel's LOOKUP_* values, to read the raw flags of a
+ * trace by: 7.0 renumbered them (LOOKUP_RCU was 0x40, is 0x100).
+ */
+static const struct {
+	const char *name;
+	unsigned int flag;
+} ns_lookup_flag_values[] = {
+	{ "follow", LOOKUP_FOLLOW }, { "directory", LOOKUP_DIRECTORY },
+	{ "automount", LOOKUP_AUTOMOUNT }, { "empty", LOOKUP_EMPTY },
+	{ "down", LOOKUP_DOWN }, { "mountpoint", LOOKUP_MOUNTPOINT },
+	{ "reval", LOOKUP_REVAL }, { "rcu", LOOKUP_RCU },
+	{ "parent", LOOKUP_PARENT }, { "open", LOOKUP_OPEN },
+	{ "create", LOOKUP_CREATE }, { "excl", LOOKUP_EXCL },
+};
+
+static void ns_show_lookup_flags(struct seq_file *m)
+{
+	int i;
+
+	seq_puts(m, "lookup_flags");
+	for (i = 0; i < ARRAY_SIZE(ns_lookup_flag_values); i++)
+		seq_printf(m, " %s=%#x", ns_lookup_flag_values[i].name,
+			   ns_lookup_flag_values[i].flag);
+	seq_putc(m, '\n');
+}
+
 static int ns_features_show(struct seq_file *m, void *unused)
 {
 	const char *why_full;
@@ -3636,6 +3663,7 @@ static int ns_features_show(struct seq_file *m, void *unused)
 		   full ? "y" : "n", why_full);
 	seq_printf(m, "batch max_bytes=%d max_requests=%d\n", NS_BATCH_BYTES,
 		   NS_BATCH_REQUESTS);
+	ns_show_lookup_flags(m);
 	seq_puts(m, "walk ref=y rcu=y reval-retry=y symlinks=stack magic=delegated protected_symlinks=y nosymfollow=y open=dry-run semantics=running,4.2\n");
 	return 0;
 }
