@@ -258,17 +258,17 @@ static void ns_puts(struct ns_buf *b, const char *s)
 		ns_putc(b, *s++);
 }
 
+/* Decimal, most significant digit first, without a buffer on the stack. */
 static void ns_put_uint(struct ns_buf *b, unsigned int n)
 {
-	char digits[10];
-	int i = 0;
+	unsigned int div = 1;
 
+	while (n / div >= 10)
+		div *= 10;
 	do {
-		digits[i++] = '0' + n % 10;
-		n /= 10;
-	} while (n);
-	while (i)
-		ns_putc(b, digits[--i]);
+		ns_putc(b, '0' + n / div % 10);
+		div /= 10;
+	} while (div);
 }
 
 static void ns_putc(struct ns_buf *b, char c)

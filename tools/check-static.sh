@@ -23,6 +23,18 @@ result() {
 	fi
 }
 
+# The sources of a build that sparse did not check (no "CHECK" line).
+unchecked_sources() {
+	local dir c
+	for dir in "$1"/module "$1"/testmods; do
+		for c in "$dir"/*.c; do
+			case "$c" in *.mod.c) continue ;; esac
+			grep -q -E "^  CHECK   (.*/)?$(basename "$c")\$" "$dir/build.log" ||
+				printf ' %s' "${c#"$1"/}"
+		done
+	done
+}
+
 cd "$top" || exit 1
 for f in namei_shadow.c dcache_model.c include/*.h selftests/modules/*.c; do
 	ignore=
@@ -45,7 +57,11 @@ for rel in ${NS_KERNELS:-$NS_KERNELS_DEFAULT}; do
 	if NS_SPARSE=1 "$top/tools/build-module.sh" "$rel" >"$log" 2>&1; then
 		findings=$(grep -h -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' \
 			"$top/build/$rel"/*/build.log || true)
-		if [ -z "$findings" ]; then
+		unchecked=$(unchecked_sources "$top/build/$rel")
+		if [ -n "$unchecked" ]; then
+			echo "# sparse did not check:$unchecked"
+			result 1 "sparse C=2 and W=1 clean on $rel"
+		elif [ -z "$findings" ]; then
 			result 0 "sparse C=2 and W=1 clean on $rel"
 		else
 			echo "$findings" | sed 's/^/# /'
