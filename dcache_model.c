@@ -455,6 +455,16 @@ bool ns_vfs_open_refuses_creat_directory(void)
 	return ns_creat_directory_probe == -EINVAL;
 }
 
+bool ns_vfs_name_is_going(const struct dentry *dentry)
+{
+	return cant_mount(dentry) && d_unlinked(dentry);
+}
+
+bool ns_vfs_refwalk_refuses_going_names(void)
+{
+	return NS_REFWALK_REFUSES_GOING;
+}
+
 /* A link on a nosymfollow mount is never followed (ELOOP). */
 bool ns_vfs_nosymfollow(const struct vfsmount *mnt)
 {
@@ -487,6 +497,8 @@ int ns_vfs_protected_symlinks(void)
 }
 
 static void ns_probe_mounts_rcu(void);
+static long ns_mnt_offset = -1;		/* of the vfsmount in struct mount */
+static int ns_mnt_offset_mounts;	/* how many mounts measured it alike */
 
 int ns_model_init(enum ns_ksym_source src)
 {
@@ -538,8 +550,11 @@ void ns_model_show_features(struct seq_file *m)
 	seq_printf(m, "open creat_directory=%s probe=%d\n",
 		   ns_vfs_open_refuses_creat_directory() ? "einval" : "allowed",
 		   ns_creat_directory_probe);
+	seq_printf(m, "rule unlink-may-reveal kernel=%s why=release\n",
+		   ns_vfs_refwalk_refuses_going_names() ? "y" : "n");
 	usable = ns_vfs_mounts_rcu_usable(&why);
-	seq_printf(m, "mounts_rcu usable=%s why=%s\n", usable ? "y" : "n", why);
+	seq_printf(m, "mounts_rcu usable=%s why=%s struct_mount_offset=%ld measured_on=%d\n",
+		   usable ? "y" : "n", why, ns_mnt_offset, ns_mnt_offset_mounts);
 	seq_printf(m, "links string_fingerprints=%d magic_fingerprints=%d magic_rule=procfs-without-i_link\n",
 		   ns_string_links_found, ns_magic_links_found);
 	for (i = 0; i < ARRAY_SIZE(ns_exports); i++)
@@ -1038,7 +1053,6 @@ bool ns_vfs_seq_moved(const struct ns_vfs_seq *seq)
 typedef void *(*ns_lookup_mnt_t)(struct vfsmount *mnt, struct dentry *dentry);
 typedef int (*ns_legitimize_mnt_t)(struct vfsmount *mnt, unsigned int seq);
 
-static long ns_mnt_offset = -1;		/* of the vfsmount in struct mount */
 static const char *ns_mounts_rcu_why = "not-probed";
 
 static const char *const ns_calibration_mounts[] = {
@@ -1092,6 +1106,7 @@ static void ns_probe_mounts_rcu(void)
 		ns_mounts_rcu_why = "no-mount-to-measure-struct-mount-by";
 		return;
 	}
+	ns_mnt_offset_mounts = 1;
 	/* a second mount must agree, where the namespace has one */
 	for (; i < ARRAY_SIZE(ns_calibration_mounts); i++) {
 		again = ns_measure_mnt_offset(ns_calibration_mounts[i]);
@@ -1099,6 +1114,8 @@ static void ns_probe_mounts_rcu(void)
 			ns_mounts_rcu_why = "struct-mount-offsets-disagree";
 			return;
 		}
+		if (again >= 0)
+			ns_mnt_offset_mounts++;
 	}
 	if (off > 256 || off % sizeof(long)) {
 		ns_mounts_rcu_why = "struct-mount-offset-implausible";

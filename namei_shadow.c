@@ -1331,6 +1331,33 @@ refuse:
 /* One component                                                       */
 
 /*
+ * unlink_may_reveal, as 7.2 has it: REF mode does not step onto a name
+ * on its way out (unlinked, marked cant_mount) -- the mounts on it are
+ * going away and would uncover what lies under them; RCU mode sees the
+ * same change in d_seq.  -ESTALE takes the walk round again with
+ * LOOKUP_REVAL, where the name is looked up afresh.  Not for ".." or
+ * LOOKUP_DOWN (WALK_NOFOLLOW: they may land on an unhashed directory),
+ * nor onto a mount crossed from the name while it still existed.  4.2
+ * steps onto it.
+ */
+static bool unlink_may_reveal(struct nameidata *nd, int flags,
+			      const struct path *path)
+{
+	if (flags & WALK_NOFOLLOW)
+		return false;
+	if (nd->flags & LOOKUP_REVAL)
+		return false;
+	if (path->mnt != nd->path.mnt)
+		return false;
+	if (!ns_vfs_name_is_going(path->dentry))
+		return false;
+	if (!ns_vfs_refwalk_refuses_going_names())
+		return false;
+	nd->divergence = "unlink-may-reveal";
+	return !nd->semantics_42;
+}
+
+/*
  * step_into: cross mounts on the dentry found, refuse a negative one,
  * and either move there or, for a link that is to be followed, push it.
  * Consumes the reference on @dentry.
@@ -1357,6 +1384,10 @@ static const char *step_into(struct nameidata *nd, int flags,
 	}
 	if (likely(!d_is_symlink(path.dentry)) || (flags & WALK_NOFOLLOW) ||
 	    ((flags & WALK_TRAILING) && !(nd->flags & LOOKUP_FOLLOW))) {
+		if (unlikely(unlink_may_reveal(nd, flags, &path))) {
+			path_put(&path);
+			return ERR_PTR(-ESTALE);
+		}
 		path_to_nameidata(nd, &path);
 		return NULL;
 	}
@@ -2351,6 +2382,7 @@ static void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 			      struct ns_witnesses *wit)
 {
 	unsigned int flags = ns_lookup_flags(rq) & ~(LOOKUP_EMPTY | LOOKUP_REVAL);
+	const char *reval_divergence = NULL;
 	struct nameidata nd = {
 		.dfd = rq->has_at ? rq->at : AT_FDCWD,
 		.name = rq->path,
@@ -2381,7 +2413,8 @@ static void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 	for (;;) {
 		nd.steps = 0;
 		nd.steps_shown = 0;
-		nd.divergence = NULL;
+		/* a rule that sent the walk round with LOOKUP_REVAL still names it */
+		nd.divergence = reval_divergence;
 		ns_buf_clear(trace);
 		trace_walk_start(rq->path, ns_mode_names[nd.attempt],
 				 ns_req_mode_names[rq->mode], flags);
@@ -2412,6 +2445,7 @@ static void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 			continue;
 		}
 		if (a->err == -ESTALE && nd.attempt != NS_MODE_REVAL) {
+			reval_divergence = nd.divergence;
 			wi->restarts++;
 			wi->restart_reason = "estale";
 			wi->reval = true;

@@ -131,4 +131,15 @@ ns_compat_d_alloc_parallel(struct dentry *parent, const struct qstr *name,
 	vfs_symlink((idmap), (dir), (dentry), (target), NULL)
 #endif
 
+/*
+ * Does REF-walk refuse to step onto a name on its way out (unlinked and
+ * marked cant_mount), as 7.2's step_into does (unlink_may_reveal())?
+ * ns_compat.mk says, by the release (see there why nothing else can).
+ */
+#ifdef NS_COMPAT_REFWALK_REFUSES_GOING
+#define NS_REFWALK_REFUSES_GOING	true
+#else
+#define NS_REFWALK_REFUSES_GOING	false
+#endif
+
 #endif /* NS_COMPAT_H */

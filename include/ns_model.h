@@ -58,6 +58,11 @@ int ns_vfs_magic_jump(const struct path *dir, const struct qstr *name,
 
 bool ns_vfs_nosymfollow(const struct vfsmount *mnt);
 
+/* A name on its way out: unlinked, and marked so nothing mounts on it. */
+bool ns_vfs_name_is_going(const struct dentry *dentry);
+/* Does this kernel's REF-walk refuse to step onto one (7.2)? */
+bool ns_vfs_refwalk_refuses_going_names(void);
+
 /* Does this kernel's open(2) refuse O_CREAT|O_DIRECTORY (EINVAL)? */
 bool ns_vfs_open_refuses_creat_directory(void);
 
