@@ -123,8 +123,8 @@ static const char *ns_source_why = "not-looked-up";
 static const u8 ns_endbr64[NS_ENTRY_BYTES] = { 0xf3, 0x0f, 0x1e, 0xfa };
 /*
  * What apply_seal_endbr() writes over a sealed ENDBR, at boot, on IBT
- * CPUs or not: osp nopl (%rax) on 6.1 and 6.12; on 7.2 nopl -42(%rax),
- * a NOP found nowhere else.
+ * CPUs or not: osp nopl (%rax) on 6.12; on 7.2 nopl -42(%rax), a NOP
+ * found nowhere else.  (Debian's 6.1 is built without IBT.)
  */
 static const u8 ns_sealed[][NS_ENTRY_BYTES] = {
 	{ 0x66, 0x0f, 0x1f, 0x00 },
