@@ -19,6 +19,9 @@ set -euo pipefail
 rel=${1:?usage: build-module.sh RELEASE}
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/$rel
+# The release's build root, where it needs one: made here, not inside a
+# build whose output goes to a log, so its progress line is seen.
+"$NS_TOOLS/build-root.sh" "$rel" >/dev/null
 
 link_tree() {
 	local dest=$1 src=$2
