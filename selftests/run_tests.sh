@@ -38,12 +38,13 @@ if [ -n "${NS_SELFTEST_INJECT:-}" ]; then
 fi
 
 run_prog() {
-	local name=$1 out rc
+	local name=$1 out rc t0=$SECONDS
 	shift
 	echo "# selftest: $name"
 	out=$("$@" 2>&1)
 	rc=$?
 	printf '%s\n' "$out"
+	echo "# selftest: $name took $((SECONDS - t0))s"
 	if [ "$rc" != 0 ]; then
 		failed=1
 		printf '%s\n' "$out" | grep -q '^not ok ' ||
