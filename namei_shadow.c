@@ -588,6 +588,9 @@ static const char *pick_link(struct nameidata *nd, struct path *link,
 			     int flags) NS_SYMBOL(pick_link);
 static const char *step_into(struct nameidata *nd, int flags,
 			     struct dentry *dentry) NS_SYMBOL(step_into);
+static bool unlink_may_reveal(struct nameidata *nd, int flags,
+			      const struct path *path)
+	NS_SYMBOL(unlink_may_reveal);
 static struct dentry *lookup_fast(struct nameidata *nd) NS_SYMBOL(lookup_fast);
 static struct dentry *lookup_slow(struct nameidata *nd) NS_SYMBOL(lookup_slow);
 static struct dentry *follow_dotdot(struct nameidata *nd)
