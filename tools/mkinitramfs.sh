@@ -23,7 +23,7 @@ file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
 	ns_die "$busybox is not static: apt-get install busybox-static"
 
 stage=$(mktemp -d)
-trap 'rm -rf "$stage"' EXIT
+trap 'rm -rf "$stage" "${tmp:-}"' EXIT
 mkdir -p "$stage"/{bin,dev,proc,sys,newroot,lib/modules}
 cp "$busybox" "$stage/bin/busybox"
 cp "$tools/vm-init" "$stage/init"
@@ -47,5 +47,10 @@ while read -r ko; do
 	echo "$name" >>"$stage/lib/modules/load-order"
 done
 
-(cd "$stage" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 >"$out.tmp"
-mv "$out.tmp" "$out"
+# Written beside OUT under a name of its own, then renamed over it: two
+# boots starting at once (make check runs the debug kernel's suite as
+# two) may both remake it, and each must see a whole one.
+tmp=$(mktemp "$out.XXXXXX")
+(cd "$stage" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 >"$tmp"
+chmod 644 "$tmp"
+mv "$tmp" "$out"
