@@ -1,30 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run_tests.sh MODULE_DIR BIN_DIR [walks|rest] - the selftest suite, in
-# the VM.
+# run_tests.sh MODULE_DIR BIN_DIR - the whole selftest suite, in the VM.
 #
 # Runs the life-cycle test, then loads namei_shadow from MODULE_DIR,
-# runs every test program in BIN_DIR, and unloads it; then the walk
-# tests again in each lower RCU mode.  Prints each program's TAP as it
-# comes; a program that fails without reporting a failing case gets a
-# "not ok" line of its own, so nothing is lost.  With a half named, one
-# half of the suite: `walks` the walk tests (resolve, symlink, rcu) in
-# every RCU mode, `rest` all else -- two boots of one kernel can run
-# them side by side (make check does, for the slow debug kernel); each
-# ends with its own kmemleak scan.
+# runs every test program in BIN_DIR, and unloads it.  Prints each
+# program's TAP as it comes; a program that fails without reporting a
+# failing case gets a "not ok" line of its own, so nothing is lost.
 
 set -u
-usage="usage: run_tests.sh MODULE_DIR BIN_DIR [walks|rest]"
+usage="usage: run_tests.sh MODULE_DIR BIN_DIR"
 # Absolute: tests that reload the module run in directories of their own.
 mod_dir=$(cd "${1:?$usage}" && pwd) || exit 1
 bin_dir=$(cd "${2:?$usage}" && pwd) || exit 1
-half=${3:-}
-case "$half" in
-""|walks|rest) ;;
-*) echo "$usage" >&2; exit 1 ;;
-esac
-walk_tests="resolve_test symlink_test rcu_test"
 here=$(cd "$(dirname "$0")" && pwd)
 ko=$mod_dir/namei-shadow.ko
 failed=0
@@ -66,25 +54,13 @@ run_prog() {
 	fi
 }
 
-# in_half PROGRAM: is it in the half this run was asked for?
-in_half() {
-	case "$half: $walk_tests " in
-	"":*) return 0 ;;
-	walks:*" $1 "*) return 0 ;;
-	walks:*) return 1 ;;
-	rest:*" $1 "*) return 1 ;;
-	esac
-	return 0
-}
-
-in_half module_test && run_prog module_test bash "$here/module_test.sh" "$ko"
+run_prog module_test bash "$here/module_test.sh" "$ko"
 
 if insmod "$ko"; then
 	for prog in "$bin_dir"/*_test; do
-		[ -x "$prog" ] && in_half "$(basename "$prog")" &&
-			run_prog "$(basename "$prog")" "$prog"
+		[ -x "$prog" ] && run_prog "$(basename "$prog")" "$prog"
 	done
-	in_half trace_test && run_prog trace_test bash "$here/trace_test.sh"
+	run_prog trace_test bash "$here/trace_test.sh"
 	echo "# selftest: unload"
 	if rmmod namei_shadow; then
 		echo "ok 1 rmmod namei_shadow after the suite"
@@ -99,10 +75,10 @@ fi
 
 # The same walks in each lower RCU mode, forced at load: every mode on
 # every kernel (the first pass ran the best one, rcu=auto).
-[ "$half" = rest ] || for mode in within-mount off; do
+for mode in within-mount off; do
 	echo "# selftest: rcu=$mode"
 	if insmod "$ko" rcu=$mode; then
-		for prog in $walk_tests; do
+		for prog in resolve_test symlink_test rcu_test; do
 			[ -x "$bin_dir/$prog" ] && run_prog "$prog (rcu=$mode)" "$bin_dir/$prog"
 		done
 		if rmmod namei_shadow; then

@@ -53,34 +53,15 @@ prepare() {
 	echo "ok 1 prepare: kernels, kselftest headers, selftests built"
 }
 
-# suite_boot RELEASE LIMIT [HALF]: one boot running the suite, or half.
-suite_boot() {
-	"$top/tools/vm-run.sh" -k "$1" -t "$2" \
-		env NS_KSFT_DIR="$ksft" bash "$top/selftests/run_tests.sh" \
-		"$top/build/$1/module" "$top/build/selftests" ${3:+"$3"}
-}
-
-# The suite on RELEASE.  The debug kernel's (KASAN and lockdep under
-# TCG: twenty minutes, on barely more than one of the two cores, as its
-# tests mostly run one at a time) runs as two boots side by side, the
-# walk tests in one and the rest in the other, then shown one after the
-# other.
 suite() {
-	local rel=$1 ksft walks rc_walks rc_rest
+	local rel=$1 ksft
 	ksft=$("$top/tools/ksource.sh")/tools/testing/selftests
 	"$top/tools/build-module.sh" "$rel" >/dev/null || return 1
-	if [ "$rel" != "$NS_DEBUG_KERNEL" ]; then
-		suite_boot "$rel" 600
-		return
-	fi
-	suite_boot "$rel" 1800 walks >"$logs/suite-$rel-walks.out" 2>&1 &
-	walks=$!
-	suite_boot "$rel" 1800 rest >"$logs/suite-$rel-rest.out" 2>&1
-	rc_rest=$?
-	wait "$walks"
-	rc_walks=$?
-	cat "$logs/suite-$rel-walks.out" "$logs/suite-$rel-rest.out"
-	[ "$rc_walks" = 0 ] && [ "$rc_rest" = 0 ]
+	local limit=600
+	[ "$rel" = "$NS_DEBUG_KERNEL" ] && limit=1800	# KASAN+lockdep under TCG
+	"$top/tools/vm-run.sh" -k "$rel" -t "$limit" \
+		env NS_KSFT_DIR="$ksft" bash "$top/selftests/run_tests.sh" \
+		"$top/build/$rel/module" "$top/build/selftests"
 }
 
 # The debug kernel is built (once; then it is cached) in the background

@@ -48,8 +48,8 @@ while read -r ko; do
 done
 
 # Written beside OUT under a name of its own, then renamed over it: two
-# boots starting at once (make check runs the debug kernel's suite as
-# two) may both remake it, and each must see a whole one.
+# boots starting at once may both remake it, and each must see a whole
+# one.
 tmp=$(mktemp "$out.XXXXXX")
 (cd "$stage" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 >"$tmp"
 chmod 644 "$tmp"
