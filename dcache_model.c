@@ -24,6 +24,7 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/fs_struct.h>
+#include <linux/iversion.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/list_bl.h>
@@ -976,6 +977,150 @@ unsigned int ns_vfs_seq_begin_dentry(struct dentry *dentry)
 bool ns_vfs_seq_retry_dentry(struct dentry *dentry, unsigned int seq)
 {
 	return read_seqcount_retry(&dentry->d_seq, seq);
+}
+
+/*
+ * What a walk's decisions at @dentry rested on besides its name: the
+ * inode, its permission bits, owner and ACL.  chmod, chown and setfacl
+ * move no seqlock and no d_seq; they do move ctime and, where the
+ * filesystem keeps one (tmpfs since 6.6, ext4, xfs, btrfs), i_version,
+ * which counts every change even within one clock tick.  Read without
+ * locks, as RCU mode may: a torn read only reports a change.
+ */
+void ns_vfs_attrs_take(struct ns_vfs_attrs *a, const struct dentry *dentry)
+{
+	const struct inode *inode = READ_ONCE(dentry->d_inode);
+	struct timespec64 ctime;
+
+	memset(a, 0, sizeof(*a));
+	a->inode = inode;
+	if (!inode)
+		return;
+	a->mode = READ_ONCE(inode->i_mode);
+	a->uid = __kuid_val(READ_ONCE(inode->i_uid));
+	a->gid = __kgid_val(READ_ONCE(inode->i_gid));
+	a->version = inode_peek_iversion_raw(inode);
+	ctime = ns_inode_ctime(inode);
+	a->ctime_sec = ctime.tv_sec;
+	a->ctime_nsec = ctime.tv_nsec;
+#ifdef CONFIG_FS_POSIX_ACL
+	a->acl = READ_ONCE(inode->i_acl);
+#endif
+}
+
+bool ns_vfs_attrs_changed(const struct ns_vfs_attrs *a,
+			  const struct dentry *dentry)
+{
+	struct ns_vfs_attrs now;
+
+	ns_vfs_attrs_take(&now, dentry);
+	return memcmp(a, &now, sizeof(now)) != 0;
+}
+
+/*
+ * The mount on top of @dentry in @mnt, NULL if none: for comparing with
+ * what a walk crossed to, never dereferenced.
+ */
+const struct vfsmount *ns_vfs_mount_top(struct vfsmount *mnt,
+					struct dentry *dentry)
+{
+	struct path path = { .mnt = mnt, .dentry = dentry };
+	const struct vfsmount *top = NULL;
+
+	path_get(&path);
+	while (d_mountpoint(path.dentry) && follow_down_one(&path))
+		top = path.mnt;
+	path_put(&path);
+	return top;
+}
+
+/*
+ * @dentry is unhashed: does its name in its parent now lead to the same
+ * inode, on another dentry?  That is a filesystem remaking its dentries
+ * (/proc/<pid>/net revalidates every one as stale), not a change of the
+ * namespace: the name still means what it meant.
+ */
+bool ns_vfs_rebound_same(struct dentry *dentry)
+{
+	struct dentry *parent = dget_parent(dentry), *now;
+	struct name_snapshot name;
+	bool same = false;
+
+	take_dentry_name_snapshot(&name, dentry);
+	now = d_lookup(parent, &name.name);
+	if (now) {
+		same = now != dentry && d_inode(now) &&
+			d_inode(now) == d_inode(dentry);
+		dput(now);
+	}
+	release_dentry_name_snapshot(&name);
+	dput(parent);
+	return same;
+}
+
+/* Do @a and @b carry the same name in the same directory? */
+bool ns_vfs_same_name(struct dentry *a, struct dentry *b)
+{
+	struct dentry *pa = dget_parent(a), *pb = dget_parent(b);
+	struct name_snapshot na, nb;
+	bool same;
+
+	take_dentry_name_snapshot(&na, a);
+	take_dentry_name_snapshot(&nb, b);
+	same = pa == pb && na.name.len == nb.name.len &&
+		!memcmp(na.name.name, nb.name.name, na.name.len);
+	release_dentry_name_snapshot(&nb);
+	release_dentry_name_snapshot(&na);
+	dput(pb);
+	dput(pa);
+	return same;
+}
+
+/*
+ * A request's start, pinned: the writer's root, and its cwd or the file
+ * of its at= descriptor, taken once into a private fs_struct that the
+ * writer's task uses while the request runs.  The shadow and the
+ * kernel's own walks then start from the same place, which no thread of
+ * the writer can move: chdir(), chroot() and dup2() act on the writer's
+ * shared fs_struct and descriptor table, not on this one.  Only the
+ * task itself reads current->fs; others (/proc/PID/cwd) take task_lock.
+ */
+int ns_vfs_start_enter(struct ns_start *st, int dfd)
+{
+	struct fs_struct *fs = current->fs;
+	int err = 0;
+
+	memset(&st->fs, 0, sizeof(st->fs));
+	st->fs.users = 1;
+	ns_compat_fs_struct_init(&st->fs);
+	st->fs.umask = READ_ONCE(fs->umask);
+	if (dfd == AT_FDCWD)
+		get_fs_pwd(fs, &st->fs.pwd);
+	else
+		err = ns_vfs_get_fd_path(dfd, &st->fs.pwd);
+	if (err)
+		return err;
+	get_fs_root(fs, &st->fs.root);
+	task_lock(current);
+	st->writer = current->fs;
+	current->fs = &st->fs;
+	task_unlock(current);
+	return 0;
+}
+
+void ns_vfs_start_leave(struct ns_start *st)
+{
+	task_lock(current);
+	current->fs = st->writer;
+	task_unlock(current);
+	path_put(&st->fs.root);
+	path_put(&st->fs.pwd);
+}
+
+/* The start is not a directory: a relative name cannot be walked from it. */
+bool ns_vfs_start_is_dir(const struct ns_start *st)
+{
+	return d_can_lookup(st->fs.pwd.dentry);
 }
 
 /*

@@ -143,23 +143,34 @@ struct ns_step {
 };
 
 /*
- * Witnesses: the dentries a walk stood on, failed at or followed, with
- * their d_seq, held until the verdict.  d_seq moves on rename, on
- * negative <-> positive and on unhashing, so a witness whose d_seq moved
- * saw the tree change under the walk -- a race no global seqlock
- * records (a symlink swapped, a name created or unlinked).  Kept out of
- * the nameidata (and its stack), in the session.
+ * Witnesses: the dentries a walk stood on, failed at or followed, held
+ * until the verdict with what the walk relied on there: the dentry's
+ * d_seq (it moves on rename, on negative <-> positive and on unhashing:
+ * a symlink swapped, a name created or unlinked), its inode's mode,
+ * owner, ACL, ctime and i_version (chmod, chown and setfacl move no
+ * seqlock), and the mount the walk crossed to from it, if any.  A
+ * witness that changed between the kernel's first answer and its second
+ * is the evidence a `raced` verdict needs.  Each dentry once, the first
+ * time; kept out of the nameidata (and its stack), in the session.
  */
-#define NS_WITNESSES 16
+#define NS_WITNESSES BITS_PER_LONG
+
+struct ns_witness {
+	struct vfsmount *mnt;		/* held with the dentry: */
+	struct dentry *dentry;		/* its fs cannot go away */
+	unsigned int seq;
+	bool crossed;			/* the walk went down to @top */
+	const struct vfsmount *top;	/* compared, never dereferenced */
+	struct ns_vfs_attrs attrs;
+};
 
 struct ns_witnesses {
-	struct vfsmount *mnt[NS_WITNESSES];	/* held with the dentry: */
-	struct dentry *dentry[NS_WITNESSES];	/* its fs cannot go away */
-	unsigned int seq[NS_WITNESSES];
-	unsigned long held;		/* bit i: dentry[i] is referenced */
-	unsigned long held_mnt;		/* bit i: mnt[i] is */
+	struct ns_witness w[NS_WITNESSES];
+	unsigned long held;		/* bit i: w[i].dentry is referenced */
+	unsigned long held_mnt;		/* bit i: w[i].mnt is */
 	int n;
 	bool moved;			/* one moved, or could not be kept */
+	bool overflowed;		/* more than NS_WITNESSES: some not kept */
 };
 
 struct nameidata {
@@ -175,7 +186,7 @@ struct nameidata {
 	int total_link_count;		/* links followed in this walk */
 	struct ns_saved *stack;
 	struct ns_saved internal[NS_EMBEDDED_LEVELS];
-	int dfd;
+	bool at_fd;			/* starts at the request's at= file */
 	const char *name;
 	umode_t dir_mode;		/* the final component's directory, */
 	vfsuid_t dir_vfsuid;		/* for may_follow_link */
@@ -608,6 +619,7 @@ static int path_init(struct nameidata *nd, unsigned int flags)
 	NS_SYMBOL(path_init);
 static int complete_walk(struct nameidata *nd) NS_SYMBOL(complete_walk);
 static const char *lookup_last(struct nameidata *nd) NS_SYMBOL(lookup_last);
+static int handle_lookup_down(struct nameidata *nd) NS_SYMBOL(handle_lookup_down);
 static int path_lookupat(struct nameidata *nd, unsigned int flags,
 			 struct path *path) NS_SYMBOL(path_lookupat);
 static int path_parentat(struct nameidata *nd, unsigned int flags,
@@ -652,47 +664,79 @@ static bool ns_injected(struct nameidata *nd, enum ns_inject what, int step)
 static void ns_witness_put(struct ns_witnesses *w, int i)
 {
 	if (w->held & BIT(i))
-		dput(w->dentry[i]);
+		dput(w->w[i].dentry);
 	if (w->held_mnt & BIT(i))
-		mntput(w->mnt[i]);
+		mntput(w->w[i].mnt);
 	w->held &= ~BIT(i);
 	w->held_mnt &= ~BIT(i);
 }
 
 /*
- * Record @dentry as a witness.  In REF mode it is referenced now; in
- * RCU mode it is kept with the d_seq the walk validated it with, and
- * referenced when the walk leaves RCU mode (ns_witness_legitimize).
- * Past NS_WITNESSES, the oldest is kept and the newest replaced.
+ * Record @dentry as a witness, with what the walk sees there now.  In
+ * REF mode it is referenced now; in RCU mode it is kept with the d_seq
+ * the walk validated it with, and referenced when the walk leaves RCU
+ * mode (ns_witness_legitimize).
  */
 static void ns_witness(struct nameidata *nd, struct vfsmount *mnt,
 		       struct dentry *dentry, unsigned int seq)
 {
 	struct ns_witnesses *w = nd->wit;
+	struct ns_witness *x;
 	int i;
 
 	if (!w)
 		return;
-	i = w->n < NS_WITNESSES ? w->n++ : NS_WITNESSES - 1;
-	if ((w->held | w->held_mnt) & BIT(i)) {
-		if (nd->mode == NS_MODE_RCU)
-			return;		/* no dput() under RCU: keep the old one */
-		ns_witness_put(w, i);
+	for (i = w->n - 1; i >= 0; i--)
+		if (w->w[i].dentry == dentry && w->w[i].mnt == mnt)
+			return;
+	if (w->n == NS_WITNESSES) {
+		w->overflowed = true;
+		return;
 	}
-	w->mnt[i] = mnt;
-	w->dentry[i] = dentry;
-	w->seq[i] = seq;
+	x = &w->w[w->n++];
+	x->mnt = mnt;
+	x->dentry = dentry;
+	x->seq = seq;
+	x->crossed = false;
+	x->top = NULL;
+	ns_vfs_attrs_take(&x->attrs, dentry);
 	if (nd->mode != NS_MODE_RCU) {
 		dget(dentry);
 		mntget(mnt);
-		w->held |= BIT(i);
-		w->held_mnt |= BIT(i);
+		w->held |= BIT(w->n - 1);
+		w->held_mnt |= BIT(w->n - 1);
 	}
 }
 
 static void ns_witness_ref(struct nameidata *nd, const struct path *path)
 {
 	ns_witness(nd, path->mnt, path->dentry, ns_vfs_seq_sample(path->dentry));
+}
+
+/* Where the walk stands now: its start, or where a jump took it. */
+static void ns_witness_here(struct nameidata *nd)
+{
+	struct dentry *dentry = nd->path.dentry;
+
+	ns_witness(nd, nd->path.mnt, dentry, nd->mode == NS_MODE_RCU ?
+		   nd->seq : ns_vfs_seq_sample(dentry));
+}
+
+/* The walk went down from the witness @mnt, @from to the mount @to. */
+static void ns_witness_crossed(struct nameidata *nd, const struct vfsmount *mnt,
+			       const struct dentry *from,
+			       const struct vfsmount *to)
+{
+	struct ns_witnesses *w = nd->wit;
+	int i;
+
+	for (i = 0; w && i < w->n; i++) {
+		if (w->w[i].dentry == from && w->w[i].mnt == mnt) {
+			w->w[i].crossed = true;
+			w->w[i].top = to;
+			return;
+		}
+	}
 }
 
 /* Leaving RCU mode: reference the witnesses, or know they moved. */
@@ -705,7 +749,7 @@ static void ns_witness_legitimize(struct nameidata *nd)
 		if ((w->held | w->held_mnt) & BIT(i))
 			continue;
 		/* the mount first: a dentry is never held without its mount */
-		switch (legitimize_mnt(nd, w->mnt[i])) {
+		switch (legitimize_mnt(nd, w->w[i].mnt)) {
 		case 0:
 			w->held_mnt |= BIT(i);
 			break;
@@ -716,7 +760,7 @@ static void ns_witness_legitimize(struct nameidata *nd)
 			w->moved = true;
 			continue;
 		}
-		switch (ns_vfs_dget_seq(w->dentry[i], w->seq[i])) {
+		switch (ns_vfs_dget_seq(w->w[i].dentry, w->w[i].seq)) {
 		case NS_DGET_OK:
 			w->held |= BIT(i);
 			break;
@@ -731,31 +775,57 @@ static void ns_witness_legitimize(struct nameidata *nd)
 	}
 }
 
-/* A name it was reached by is gone: unhashed, and not a root. */
-static bool ns_witness_unnamed(struct dentry *dentry)
+/*
+ * Did the name the walk reached @x by change?  Its d_seq moved, or it
+ * is unhashed (perhaps before the d_seq was sampled) -- unless the
+ * filesystem merely remade the dentry: the same name in the same
+ * directory leads to the same inode.  A filesystem's root has no name.
+ */
+static bool ns_witness_renamed(const struct ns_witness *x)
 {
-	return d_unhashed(dentry) && !IS_ROOT(dentry);
+	bool unhashed = d_unhashed(x->dentry) && !IS_ROOT(x->dentry);
+
+	if (!unhashed)
+		return ns_vfs_seq_retry_dentry(x->dentry, x->seq);
+	return !ns_vfs_rebound_same(x->dentry);
 }
 
-/* After the verdict's second oracle: did any witness move?  All dropped. */
-static bool ns_witnesses_moved(struct ns_witnesses *w)
+/* Is a mount on @x now that was not, or the other way round, or another? */
+static bool ns_witness_remounted(const struct ns_witness *x)
+{
+	if (!x->crossed && !d_mountpoint(x->dentry))
+		return false;
+	return ns_vfs_mount_top(x->mnt, x->dentry) != x->top;
+}
+
+static bool ns_witness_changed(const struct ns_witness *x)
+{
+	return ns_witness_renamed(x) || ns_witness_remounted(x) ||
+		ns_vfs_attrs_changed(&x->attrs, x->dentry);
+}
+
+/*
+ * After the verdict's second oracle: did any witness change?  Returns
+ * 1 if one did, 0 if none did, -1 if none of those kept did but some
+ * were not kept.  All dropped.
+ */
+static int ns_witnesses_moved(struct ns_witnesses *w)
 {
 	bool moved = w->moved;
-	int i;
+	int i, ret;
 
 	for (i = 0; i < w->n; i++) {
-		/*
-		 * Unhashed: its name went away (unlink, d_invalidate), perhaps
-		 * before the d_seq was sampled, while the walk held it.  A
-		 * filesystem's root has no name and is never hashed.
-		 */
-		if (w->held & BIT(i))
-			moved |= ns_vfs_seq_retry_dentry(w->dentry[i], w->seq[i]) ||
-				ns_witness_unnamed(w->dentry[i]);
+		if (!moved && (w->held & BIT(i)))
+			moved = ns_witness_changed(&w->w[i]);
 		ns_witness_put(w, i);
 	}
-	memset(w, 0, sizeof(*w));
-	return moved;
+	ret = moved ? 1 : w->overflowed ? -1 : 0;
+	w->n = 0;
+	w->held = 0;
+	w->held_mnt = 0;
+	w->moved = false;
+	w->overflowed = false;
+	return ret;
 }
 
 /*
@@ -919,6 +989,7 @@ static int nd_jump_root(struct nameidata *nd)
 	}
 	nd->inode = d_inode(nd->path.dentry);
 	nd->state |= NS_JUMPED;
+	ns_witness_here(nd);
 	return 0;
 }
 
@@ -1241,8 +1312,10 @@ static bool step_into_rcu(struct nameidata *nd, int flags,
 		crossed = follow_mount_rcu(nd, &path, &inode);
 		if (crossed < 0)
 			why = "mount";
-		else
+		if (crossed > 0) {
+			ns_witness_crossed(nd, nd->path.mnt, dentry, path.mnt);
 			ns_witness(nd, path.mnt, path.dentry, nd->next_seq);
+		}
 	}
 	if (crossed > 0) {
 		nd->state |= NS_JUMPED;
@@ -1376,9 +1449,12 @@ static const char *step_into(struct nameidata *nd, int flags,
 		return res;
 	path.mnt = mntget(nd->path.mnt);
 	path.dentry = dentry;
+	ns_witness_ref(nd, &path);
 	err = follow_managed(nd, &path);
-	if (!err)
+	if (!err && path.dentry != dentry) {
+		ns_witness_crossed(nd, nd->path.mnt, dentry, path.mnt);
 		ns_witness_ref(nd, &path);
+	}
 	if (!err && d_is_negative(path.dentry))
 		err = -ENOENT;
 	if (err) {
@@ -1729,7 +1805,6 @@ static int path_init(struct nameidata *nd, unsigned int flags)
 {
 	const char *s = nd->name, *at;
 	struct path start;
-	int err;
 
 	nd->state = NS_JUMPED;
 	nd->depth = 0;
@@ -1753,15 +1828,11 @@ static int path_init(struct nameidata *nd, unsigned int flags)
 		start = nd->root;
 		path_get(&start);
 		at = "root";
-	} else if (nd->dfd == AT_FDCWD) {
-		ns_vfs_get_pwd(&start);
-		at = "cwd";
 	} else {
-		err = ns_vfs_get_fd_path(nd->dfd, &start);
-		if (err)
-			return err;
-		at = "fd";
-		if (*s && !d_can_lookup(start.dentry)) {
+		/* the request pinned its start (cwd or at= file) as the pwd */
+		ns_vfs_get_pwd(&start);
+		at = nd->at_fd ? "fd" : "cwd";
+		if (nd->at_fd && *s && !d_can_lookup(start.dentry)) {
 			path_put(&start);
 			return -ENOTDIR;
 		}
@@ -1785,6 +1856,7 @@ static int path_init(struct nameidata *nd, unsigned int flags)
 		nd->seq = ns_vfs_seq_begin_dentry(start.dentry);
 	}
 	nd->inode = d_inode(nd->path.dentry);
+	ns_witness_here(nd);
 	ns_step_note(nd, "start", at);
 	return 0;
 }
@@ -1815,6 +1887,30 @@ static const char *lookup_last(struct nameidata *nd)
 	return walk_component(nd, WALK_TRAILING);
 }
 
+/*
+ * handle_lookup_down: cross the mounts on where the walk stands, as a
+ * step onto it.  LOOKUP_MOUNTPOINT's end: umount(2) and friends want
+ * the top of the stack of mounts at the name.
+ */
+static int handle_lookup_down(struct nameidata *nd)
+{
+	const char *res;
+
+	ns_step_begin(nd);
+	nd->step.how = "mounts";
+	if (nd->mode != NS_MODE_RCU)
+		dget(nd->path.dentry);
+	nd->next_seq = nd->seq;
+	res = step_into(nd, WALK_NOFOLLOW, nd->path.dentry);
+	ns_step_end(nd, PTR_ERR_OR_ZERO(res));
+	return PTR_ERR_OR_ZERO(res);
+}
+
+/*
+ * path_lookupat: the walk, its last component, and the checks at its
+ * end.  LOOKUP_MOUNTPOINT walks this way too in the running kernels
+ * (4.2 had path_mountpoint of its own).
+ */
 static int path_lookupat(struct nameidata *nd, unsigned int flags,
 			 struct path *path)
 {
@@ -1829,6 +1925,10 @@ static int path_lookupat(struct nameidata *nd, unsigned int flags,
 			break;
 		if (IS_ERR(s))
 			err = PTR_ERR(s);
+	}
+	if (!err && (nd->flags & LOOKUP_MOUNTPOINT)) {
+		err = handle_lookup_down(nd);
+		nd->state &= ~NS_JUMPED;	/* no weak revalidation: umount */
 	}
 	if (!err)
 		err = complete_walk(nd);
@@ -1881,6 +1981,9 @@ static int path_parentat(struct nameidata *nd, unsigned int flags,
 /*
  * mountpoint_last, as 4.2: the final component without revalidation
  * (umount must work on a dead server), then to the top of its mounts.
+ * Since 5.7 the kernel walks LOOKUP_MOUNTPOINT as path_lookupat, with
+ * its trailing-slash, directory and revalidation rules: this is
+ * semantics=4.2's, and always a divergence.
  */
 static const char *mountpoint_last(struct nameidata *nd)
 {
@@ -1942,6 +2045,7 @@ static int path_mountpoint(struct nameidata *nd, unsigned int flags,
 	const char *s;
 	int err;
 
+	nd->divergence = "path-mountpoint";
 	err = path_init(nd, flags);
 	s = nd->name;
 	while (!err && !(err = link_path_walk(s, nd))) {
@@ -2266,6 +2370,7 @@ struct ns_answer {
 	const char *oracle;	/* which kernel function answered */
 	const char *action;	/* open mode: "open" or "create" */
 	const char *divergence;	/* where 4.2 answers otherwise */
+	const char *unanswered;	/* why the kernel could not be asked */
 };
 
 static void ns_answer_release(struct ns_answer *a)
@@ -2387,7 +2492,7 @@ static void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 	unsigned int flags = ns_lookup_flags(rq) & ~(LOOKUP_EMPTY | LOOKUP_REVAL);
 	const char *reval_divergence = NULL;
 	struct nameidata nd = {
-		.dfd = rq->has_at ? rq->at : AT_FDCWD,
+		.at_fd = rq->has_at && rq->path[0] != '/',
 		.name = rq->path,
 		.trace = trace,
 		.wit = wit,
@@ -2426,7 +2531,11 @@ static void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 			a->err = path_lookupat(&nd, flags, &a->path);
 			break;
 		case NS_REQ_MOUNTPOINT:
-			a->err = path_mountpoint(&nd, flags, &a->path);
+			if (rq->semantics_42)
+				a->err = path_mountpoint(&nd, flags, &a->path);
+			else
+				a->err = path_lookupat(&nd, flags | LOOKUP_MOUNTPOINT,
+						       &a->path);
 			break;
 		case NS_REQ_PARENT:
 			a->err = path_parentat(&nd, flags, &parent);
@@ -2473,43 +2582,41 @@ out:
 /* The oracle: the running kernel's own answer                         */
 
 /*
- * user_path_at() wants the name in the writer's memory, NUL-terminated,
- * as openat(2) passes it.  Map a private anonymous area in the writer's
- * address space, copy the name there, ask, and unmap it.
+ * The empty name without AT_EMPTY_PATH, which getname() refuses before
+ * any walk: user_path_at() wants the name in the writer's memory, as
+ * openat(2) passes it.  Map a private anonymous page in the writer's
+ * address space (zeroed: the empty string), ask, and unmap it.  A
+ * writer with no room for it (RLIMIT_AS) leaves the kernel unasked.
  */
-static int ns_user_path_at(int dfd, const char *name, unsigned int flags,
-			   struct path *path)
+static void ns_oracle_getname_empty(struct ns_answer *a)
 {
-	size_t len = strlen(name) + 1;
-	size_t size = PAGE_ALIGN(len);
 	unsigned long addr;
-	int err;
 
-	if (!current->mm)
-		return -EFAULT;
-	addr = vm_mmap(NULL, 0, size, PROT_READ | PROT_WRITE,
+	a->oracle = "user_path_at";
+	if (!current->mm) {
+		a->unanswered = "writer-has-no-memory";
+		return;
+	}
+	addr = vm_mmap(NULL, 0, PAGE_SIZE, PROT_READ,
 		       MAP_ANONYMOUS | MAP_PRIVATE, 0);
-	if (IS_ERR_VALUE(addr))
-		return (int)addr;
-	if (copy_to_user((char __user *)addr, name, len))
-		err = -EFAULT;
-	else
-		err = user_path_at(dfd, (const char __user *)addr, flags, path);
-	vm_munmap(addr, size);
-	return err;
+	if (IS_ERR_VALUE(addr)) {
+		a->unanswered = "no-room-in-writer-for-the-name";
+		return;
+	}
+	a->err = user_path_at(AT_FDCWD, (const char __user *)addr, 0, &a->path);
+	vm_munmap(addr, PAGE_SIZE);
 }
 
-static void ns_oracle_lookup(const struct ns_request *rq, const char *name,
-			     unsigned int flags, struct ns_answer *a)
+/*
+ * The kernel's lookup, from the request's pinned start: kern_path()
+ * walks from current->fs, which is the pinned one while the request
+ * runs -- its root, and its cwd or at= file as the pwd.
+ */
+static void ns_oracle_lookup(const char *name, unsigned int flags,
+			     struct ns_answer *a)
 {
-	if (rq->has_at || !*name) {
-		a->oracle = "user_path_at";
-		a->err = ns_user_path_at(rq->has_at ? rq->at : AT_FDCWD, name,
-					 flags, &a->path);
-	} else {
-		a->oracle = "kern_path";
-		a->err = kern_path(name, flags, &a->path);
-	}
+	a->oracle = "kern_path";
+	a->err = kern_path(name, flags, &a->path);
 }
 
 /*
@@ -2562,7 +2669,7 @@ static void ns_oracle_parent(const struct ns_request *rq, struct ns_answer *a)
 		a->err = -ENOMEM;
 		goto out;
 	}
-	if (!rq->has_at && *rq->path && type == NS_LAST_NORM) {
+	if (*rq->path && type == NS_LAST_NORM) {
 		struct filename *fn = getname_kernel(rq->path);
 		struct qstr q;
 
@@ -2583,9 +2690,8 @@ static void ns_oracle_parent(const struct ns_request *rq, struct ns_answer *a)
 		}
 		goto out;
 	}
-	ns_oracle_lookup(rq, dir, ns_lookup_flags(rq) & ~LOOKUP_FOLLOW, a);
-	a->oracle = rq->has_at || !*dir ? "user_path_at-dirname" :
-		"kern_path-dirname";
+	ns_oracle_lookup(dir, ns_lookup_flags(rq) & ~LOOKUP_FOLLOW, a);
+	a->oracle = "kern_path-dirname";
 	if (!a->err) {
 		a->last = last;
 		a->last_type = type;
@@ -2629,34 +2735,53 @@ static const char *ns_no_oracle(const struct ns_request *rq)
 		return NULL;
 	if ((rq->rflags & NS_RF_CREAT) && !(rq->rflags & NS_RF_PATH))
 		return "creates";
-	if (rq->has_at || !*rq->path)
-		return "no-open-oracle-for-at-or-empty";
 	return NULL;
 }
 
-static void ns_oracle(const struct ns_request *rq, struct ns_answer *a)
+/*
+ * The empty name: getname() refuses it unless AT_EMPTY_PATH, before
+ * any walk; with it, every mode answers the start itself.
+ */
+static void ns_oracle_empty(const struct ns_request *rq, struct ns_answer *a)
+{
+	if (rq->rflags & NS_RF_EMPTY) {
+		ns_oracle_lookup("", ns_lookup_flags(rq), a);
+		return;
+	}
+	ns_oracle_getname_empty(a);
+}
+
+/*
+ * A relative name from an at= file that is not a directory: path_init
+ * refuses it (ENOTDIR) before the first component.  Nothing may walk a
+ * name from there -- the file has no ->lookup -- so the kernel is asked
+ * the one thing that decides it: is its pinned start a directory.
+ */
+static void ns_oracle_start(struct ns_answer *a)
+{
+	a->oracle = "kern_path-start";
+	a->err = kern_path("", LOOKUP_DIRECTORY, &a->path);
+}
+
+static void ns_oracle(const struct ns_request *rq, const struct ns_start *st,
+		      struct ns_answer *a)
 {
 	unsigned int flags = ns_lookup_flags(rq);
 
 	a->last_type = -1;
-	switch (rq->mode) {
-	case NS_REQ_OPEN:
+	if (!*rq->path)
+		ns_oracle_empty(rq, a);
+	else if (rq->has_at && rq->path[0] != '/' && !ns_vfs_start_is_dir(st))
+		ns_oracle_start(a);
+	else if (rq->mode == NS_REQ_OPEN)
 		ns_oracle_open(rq, a);
-		return;
-	case NS_REQ_LOOKUP:
-		ns_oracle_lookup(rq, rq->path, flags, a);
-		break;
-	case NS_REQ_MOUNTPOINT:
-		ns_oracle_lookup(rq, rq->path, flags | LOOKUP_MOUNTPOINT, a);
-		break;
-	case NS_REQ_PARENT:
-		if (!*rq->path)
-			ns_oracle_lookup(rq, rq->path, flags, a);
-		else
-			ns_oracle_parent(rq, a);
-		break;
-	}
-	a->has_path = !a->err;
+	else if (rq->mode == NS_REQ_LOOKUP)
+		ns_oracle_lookup(rq->path, flags, a);
+	else if (rq->mode == NS_REQ_MOUNTPOINT)
+		ns_oracle_lookup(rq->path, flags | LOOKUP_MOUNTPOINT, a);
+	else
+		ns_oracle_parent(rq, a);
+	a->has_path = !a->err && !a->unanswered;
 }
 
 /* ------------------------------------------------------------------ */
@@ -2673,17 +2798,36 @@ static const char *const ns_verdict_names[] = {
 };
 
 /*
- * Same errno, or the same dentry on the same vfsmount (and same last).
- * An open that reached its object and then failed (EISDIR, ELOOP, ...)
- * is compared by the object the kernel's O_PATH open found.
+ * The same place: the same dentry on the same vfsmount -- or the same
+ * inode on the same vfsmount under the same name in the same directory,
+ * on a dentry the filesystem remade: one of the two is unhashed (a
+ * ->d_revalidate said no, as /proc/<pid>/net's always does).
+ */
+static bool ns_same_place(const struct path *x, const struct path *y)
+{
+	struct inode *inode = d_inode(x->dentry);
+
+	if (path_equal(x, y))
+		return true;
+	if (x->mnt != y->mnt || !inode || inode != d_inode(y->dentry))
+		return false;
+	if (!d_unhashed(x->dentry) && !d_unhashed(y->dentry))
+		return false;
+	return ns_vfs_same_name(x->dentry, y->dentry);
+}
+
+/*
+ * Same errno, or the same place (and same last).  An open that reached
+ * its object and then failed (EISDIR, ELOOP, ...) is compared by the
+ * object the kernel's O_PATH open found.
  */
 static bool ns_same_answer(const struct ns_answer *x, const struct ns_answer *y)
 {
 	if (x->action && x->has_path)
-		return y->has_path && path_equal(&x->path, &y->path);
+		return y->has_path && ns_same_place(&x->path, &y->path);
 	if (x->err || y->err)
 		return x->err == y->err;
-	if (!path_equal(&x->path, &y->path))
+	if (!ns_same_place(&x->path, &y->path))
 		return false;
 	if (x->last_type < 0 || y->last_type < 0)
 		return true;
@@ -2826,6 +2970,19 @@ static void ns_put_answer(struct ns_buf *sb, const char *who,
 }
 
 /*
+ * Each open file of `resolve` is a session: its own last result, and
+ * its own buffers for it, allocated once.
+ */
+struct ns_session {
+	struct mutex lock;	/* one request at a time; guards the rest */
+	char *result;		/* NS_RESULT_MAX bytes */
+	char *trace;		/* NS_TRACE_MAX bytes */
+	size_t len;
+	struct ns_witnesses wit;
+	struct ns_start start;
+};
+
+/*
  * Resolve @rq by the kernel, then the shadow, then the kernel again,
  * and judge.  A difference while rename_lock or mount_lock moved, or
  * while the kernel disagreed with itself, is a race, not a mismatch.
@@ -2856,57 +3013,118 @@ struct ns_summary {
 	struct ns_walk_info wi;
 };
 
-static size_t ns_run_request(const struct ns_request *rq, char *obuf,
-			     char *tbuf, struct ns_witnesses *wit,
-			     struct ns_summary *sum)
+/*
+ * The start, pinned for all three walks: the writer's root, and its cwd
+ * or the at= file for a relative name.  Returns 1 when the request
+ * needs none (the empty name, which getname() refuses), 0 when it is
+ * entered, or the errno of a bad at= descriptor.
+ */
+static int ns_pin_start(const struct ns_request *rq, struct ns_start *st)
+{
+	if (!*rq->path && !(rq->rflags & NS_RF_EMPTY))
+		return 1;
+	return ns_vfs_start_enter(st, rq->has_at && rq->path[0] != '/' ?
+				  rq->at : AT_FDCWD);
+}
+
+/* What showed a difference to be a race, or NULL. */
+static const char *ns_race_evidence(const struct ns_answer *o1,
+				    const struct ns_answer *o2, int witnessed)
+{
+	if (!ns_same_answer(o1, o2))
+		return "kernel-answers-differ";
+	if (witnessed > 0)
+		return "witness-changed";
+	return NULL;
+}
+
+static size_t ns_run_request(const struct ns_request *rq,
+			     struct ns_session *ss, struct ns_summary *sum)
 {
 	struct ns_answer shadow = {}, o1 = {}, o2 = {};
 	struct ns_walk_info wi = {};
 	struct ns_buf out, trace;
 	struct ns_vfs_seq seq;
 	enum ns_verdict verdict;
-	const char *no_oracle = ns_no_oracle(rq);
-	bool check = !no_oracle;
-	bool moved = false;
+	const char *unchecked = ns_no_oracle(rq);
+	const char *evidence = NULL;
+	char *obuf = ss->result, *tbuf = ss->trace;
+	bool check = !unchecked;
+	bool elsewhere = false;
+	int start, witnessed = 0;
 
 	ns_buf_init(&out, obuf, NS_RESULT_MAX);
 	ns_buf_init(&trace, tbuf, NS_TRACE_MAX);
 
-	ns_vfs_seq_begin(&seq);
-	if (rq->shadow_first)
-		ns_shadow_resolve(rq, &shadow, &trace, &wi, wit);
-	if (check)
-		ns_oracle(rq, &o1);
-	if (!rq->shadow_first)
-		ns_shadow_resolve(rq, &shadow, &trace, &wi, wit);
-	if (check) {
-		ns_oracle(rq, &o2);
-		moved = ns_vfs_seq_moved(&seq);
+	start = ns_pin_start(rq, &ss->start);
+	if (start < 0) {
+		/* the kernel's own fget_raw() said so, for all three */
+		shadow.err = start;
+		wi.mode = NS_MODE_REF;
+		if (check) {
+			o1.err = start;
+			o1.oracle = "fget_raw";
+			o2 = o1;
+		}
+	} else {
+		ns_vfs_seq_begin(&seq);
+		if (rq->shadow_first)
+			ns_shadow_resolve(rq, &shadow, &trace, &wi, &ss->wit);
+		if (check)
+			ns_oracle(rq, &ss->start, &o1);
+		if (!rq->shadow_first)
+			ns_shadow_resolve(rq, &shadow, &trace, &wi, &ss->wit);
+		if (check)
+			ns_oracle(rq, &ss->start, &o2);
+		/* after the second oracle: what the shadow's walk rested on */
+		witnessed = ns_witnesses_moved(&ss->wit);
+		elsewhere = ns_vfs_seq_moved(&seq);
+		if (!start)
+			ns_vfs_start_leave(&ss->start);
 	}
-	/* after the second oracle: a witness that moved saw a race */
-	if (ns_witnesses_moved(wit))
-		moved = true;
+	if (check && (o1.unanswered || o2.unanswered)) {
+		check = false;
+		unchecked = o1.unanswered ?: o2.unanswered;
+	}
 
-	if (rq->semantics_42 && shadow.divergence)
+	/*
+	 * A difference is a race only on evidence that what this walk
+	 * depended on changed: a witness, or the kernel's own two answers.
+	 * A rename or mount elsewhere (rename_lock, mount_lock) proves
+	 * nothing about this walk: a hint on a mismatch, no more.
+	 */
+	if (rq->semantics_42 && shadow.divergence) {
 		verdict = NS_DIVERGENT;
-	else if (!check)
+	} else if (!check) {
 		verdict = NS_UNCHECKED;
-	else if (ns_same_answer(&shadow, &o1) && ns_same_answer(&o1, &o2))
+	} else if (ns_same_answer(&shadow, &o1) && ns_same_answer(&o1, &o2)) {
 		verdict = NS_MATCH;
-	else if (moved || !ns_same_answer(&o1, &o2))
-		verdict = NS_RACED;
-	else
-		verdict = NS_MISMATCH;
+	} else {
+		evidence = ns_race_evidence(&o1, &o2, witnessed);
+		verdict = evidence ? NS_RACED : NS_MISMATCH;
+		if (!evidence && witnessed < 0) {
+			verdict = NS_UNCHECKED;
+			unchecked = "witnesses-overflowed";
+		}
+	}
 
 	ns_put_request(&out, rq);
 	ns_put_answer(&out, "shadow", &shadow);
 	if (check)
 		ns_put_answer(&out, "kernel", &o1);
 	else
-		ns_printf(&out, "kernel oracle=none reason=%s\n", no_oracle);
+		ns_printf(&out, "kernel oracle=%s reason=%s\n",
+			  o1.oracle ?: "none", unchecked);
 	if (check && !ns_same_answer(&o1, &o2))
 		ns_put_answer(&out, "kernel-again", &o2);
 	ns_printf(&out, "verdict %s\n", ns_verdict_names[verdict]);
+	if (verdict == NS_RACED)
+		ns_printf(&out, "evidence %s\n", evidence);
+	else if (verdict == NS_MISMATCH)
+		ns_printf(&out, "evidence none%s\n",
+			  elsewhere ? " hint=rename-or-mount-elsewhere" : "");
+	else if (verdict == NS_UNCHECKED && check)
+		ns_printf(&out, "evidence none reason=%s\n", unchecked);
 	ns_printf(&out, "walk mode=%s restarts=%d", ns_mode_names[wi.mode], wi.restarts);
 	if (wi.restart_reason)
 		ns_printf(&out, " restart=%s", wi.restart_reason);
@@ -3161,18 +3379,6 @@ static int ns_parse_request(char *buf, size_t len, struct ns_request *rq,
 /* The longest request: a PATH_MAX path and every option. */
 #define NS_REQUEST_MAX	(PATH_MAX + 256)
 
-/*
- * Each open file of `resolve` is a session: its own last result, and
- * its own buffers for it, allocated once.
- */
-struct ns_session {
-	struct mutex lock;	/* one request at a time; guards the rest */
-	char *result;		/* NS_RESULT_MAX bytes */
-	char *trace;		/* NS_TRACE_MAX bytes */
-	size_t len;
-	struct ns_witnesses wit;
-};
-
 static void ns_session_free(struct ns_session *ss)
 {
 	kvfree(ss->result);
@@ -3268,7 +3474,7 @@ static ssize_t resolve_write(struct file *file, const char __user *ubuf,
 		kfree(buf);
 		goto reject;
 	}
-	ss->len = ns_run_request(&rq, ss->result, ss->trace, &ss->wit, NULL);
+	ss->len = ns_run_request(&rq, ss, NULL);
 	kfree(buf);
 	*ppos = 0;	/* the next read() starts at the new result */
 	mutex_unlock(&ss->lock);
@@ -3382,7 +3588,7 @@ static void ns_batch_one(struct ns_batch *b, struct ns_buf *sb, int n,
 		ns_put_error(sb, err, why);
 		return;
 	}
-	ns_run_request(&rq, b->ss.result, b->ss.trace, &b->ss.wit, &sum);
+	ns_run_request(&rq, &b->ss, &sum);
 	b->counts[sum.verdict]++;
 	ns_printf(sb, "%s shadow=", ns_verdict_names[sum.verdict]);
 	ns_put_errno(sb, sum.shadow_err);

@@ -9,6 +9,7 @@
 
 #include <linux/dcache.h>
 #include <linux/fs.h>
+#include <linux/fs_struct.h>
 #include <linux/namei.h>
 #include <linux/wait.h>
 
@@ -58,6 +59,20 @@ static inline int ns_compat_path_parent(struct filename *name,
 #else
 #define ns_compat_idmap(mnt)	mnt_idmap(mnt)
 #endif
+
+/*
+ * A private fs_struct's locks: 7.2 has one seqlock_t; 6.1 and 6.12 a
+ * spinlock and a seqcount bound to it.
+ */
+static inline void ns_compat_fs_struct_init(struct fs_struct *fs)
+{
+#ifdef NS_COMPAT_FS_STRUCT_SPINLOCK
+	spin_lock_init(&fs->lock);
+	seqcount_spinlock_init(&fs->seq, &fs->lock);
+#else
+	seqlock_init(&fs->seq);
+#endif
+}
 
 /* An inode's times: fields on 6.1, accessors on 6.12. */
 #ifdef NS_COMPAT_INODE_TIME_FIELDS

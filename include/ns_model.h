@@ -6,6 +6,7 @@
 #ifndef NS_MODEL_H
 #define NS_MODEL_H
 
+#include <linux/fs_struct.h>
 #include <linux/types.h>
 
 struct dentry;
@@ -30,6 +31,20 @@ void ns_model_show_features(struct seq_file *m);
 void ns_vfs_get_root(struct path *root);
 void ns_vfs_get_pwd(struct path *pwd);
 int ns_vfs_get_fd_path(int fd, struct path *path);
+
+/*
+ * A request's start, taken once for the shadow and the kernel alike:
+ * while it is entered, the writer's current->fs is a private copy
+ * holding its root and the start (its cwd, or the file of its fd).
+ */
+struct ns_start {
+	struct fs_struct fs;
+	struct fs_struct *writer;
+};
+
+int ns_vfs_start_enter(struct ns_start *st, int dfd);
+void ns_vfs_start_leave(struct ns_start *st);
+bool ns_vfs_start_is_dir(const struct ns_start *st);
 
 /* Names: hashing as the running kernel does, for the directory @parent. */
 int ns_vfs_hash(struct dentry *parent, struct qstr *name);
@@ -84,6 +99,25 @@ unsigned int ns_vfs_seq_begin_dentry(struct dentry *dentry);
 unsigned int ns_vfs_seq_sample(struct dentry *dentry);
 bool ns_vfs_seq_retry_dentry(struct dentry *dentry, unsigned int seq);
 bool ns_vfs_atime_needs_update(struct vfsmount *mnt, struct inode *inode);
+
+/* Witnesses: what a walk's decisions rested on, to tell whether it changed. */
+struct ns_vfs_attrs {
+	const struct inode *inode;	/* compared, never dereferenced */
+	const void *acl;		/* the cached ACL, likewise */
+	u64 version;			/* i_version, raw */
+	s64 ctime_sec;
+	long ctime_nsec;
+	u32 uid, gid;
+	umode_t mode;
+};
+
+void ns_vfs_attrs_take(struct ns_vfs_attrs *a, const struct dentry *dentry);
+bool ns_vfs_attrs_changed(const struct ns_vfs_attrs *a,
+			  const struct dentry *dentry);
+const struct vfsmount *ns_vfs_mount_top(struct vfsmount *mnt,
+					struct dentry *dentry);
+bool ns_vfs_rebound_same(struct dentry *dentry);
+bool ns_vfs_same_name(struct dentry *a, struct dentry *b);
 
 /* The mount table.  @path holds references on both its parts. */
 int ns_vfs_manage(struct path *path);

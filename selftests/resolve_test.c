@@ -51,7 +51,7 @@ static void build_chain(void)
  * T/stack: two tmpfs on one directory, lower hidden, top visible
  * T/bindsrc/sub/deep, with T/bind a bind mount of T/bindsrc/sub
  * T/jail/inner (for chroot)   T/lnk -> dir  T/lnk2file -> file
- * T/dangling -> nowhere   T/chain: 41 links (see build_chain)
+ * T/dangling -> nowhere   T/lnk2mnt -> mnt   T/chain: 41 links (see build_chain)
  */
 static void build_tree(void)
 {
@@ -81,6 +81,7 @@ static void build_tree(void)
 	mklink("dir", T "/lnk");
 	mklink("file", T "/lnk2file");
 	mklink("nowhere", T "/dangling");
+	mklink("mnt", T "/lnk2mnt");
 	build_chain();
 	mkdir_p(T "/bindsrc/sub/moving", 0755);
 	must(!chdir(T), "chdir");
@@ -195,6 +196,18 @@ CASE(mountpoint_mode_stack, .path = "stack", .mode = "mountpoint");
 CASE(mountpoint_mode_plain, .path = "dir/file", .mode = "mountpoint");
 CASE(mountpoint_mode_missing, .path = "dir/missing", .mode = "mountpoint",
      .expect = ENOENT);
+/* LOOKUP_MOUNTPOINT walks as path_lookupat: its trailing rules apply */
+CASE(mountpoint_mode_trailing_slash_file_enotdir, .path = "dir/file/",
+     .mode = "mountpoint", .expect = ENOTDIR);
+CASE(mountpoint_mode_directory_flag_file, .path = "dir/file",
+     .mode = "mountpoint", .flags = "directory", .expect = ENOTDIR);
+CASE(mountpoint_mode_trailing_slash_mount, .path = "mnt/", .mode = "mountpoint");
+CASE(mountpoint_mode_link_followed, .path = "lnk2mnt", .mode = "mountpoint");
+CASE(mountpoint_mode_link_nofollow, .path = "lnk2mnt", .mode = "mountpoint",
+     .flags = "nofollow", .stat_flags = AT_SYMLINK_NOFOLLOW);
+CASE(mountpoint_mode_link_trailing_slash, .path = "lnk2mnt/",
+     .mode = "mountpoint", .flags = "nofollow");
+CASE(mountpoint_mode_dotdot_mount, .path = "mnt/..", .mode = "mountpoint");
 /* Parent mode: the parent, the last component and its type */
 CASE(parent_norm, .path = "dir/file", .mode = "parent", .stat_path = "dir",
      .last = "file", .last_type = "norm");
@@ -673,6 +686,31 @@ TEST(reval_flag)
 	ASSERT_EQ(0, resolve(fd, "/usr/bin/env", &r));
 	EXPECT_EQ(NULL, strstr(r.text, "\nwalk mode=reval")) TH_LOG("%s", r.text);
 	EXPECT_EQ(NULL, strstr(r.text, " mode=reval ")) TH_LOG("%s", r.text);
+	result_free(&r);
+	close(fd);
+}
+
+/*
+ * Mountpoint mode: the running kernel walks LOOKUP_MOUNTPOINT as
+ * path_lookupat ("file/" is ENOTDIR); 4.2's path_mountpoint took the
+ * file.  semantics=4.2 answers as 4.2, and names the divergence.
+ */
+TEST(mountpoint_semantics)
+{
+	int fd = open(RESOLVE, O_RDWR);
+	struct result r;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, resolve(fd, "mode=mountpoint path=/etc/passwd/", &r));
+	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+	EXPECT_STREQ("-ENOTDIR", r.shadow_err) TH_LOG("%s", r.text);
+	EXPECT_EQ(NULL, strstr(r.text, "divergence=")) TH_LOG("%s", r.text);
+	result_free(&r);
+	ASSERT_EQ(0, resolve(fd, "mode=mountpoint semantics=4.2 path=/etc/passwd/", &r));
+	EXPECT_STREQ("divergent", r.verdict) TH_LOG("%s", r.text);
+	EXPECT_STREQ("0", r.shadow_err) TH_LOG("%s", r.text);
+	EXPECT_NE(NULL, strstr(line_of(r.text, "shadow"), " divergence=path-mountpoint"))
+		TH_LOG("%s", r.text);
 	result_free(&r);
 	close(fd);
 }
