@@ -146,9 +146,12 @@ struct ns_step {
  * Witnesses: the dentries a walk stood on, failed at or followed, held
  * until the verdict with what the walk relied on there: the dentry's
  * d_seq (it moves on rename, on negative <-> positive and on unhashing:
- * a symlink swapped, a name created or unlinked), its inode's mode,
- * owner, ACL, ctime and i_version (chmod, chown and setfacl move no
- * seqlock), and the mount the walk crossed to from it, if any.  A
+ * a symlink swapped, a name created or unlinked), the mount the walk
+ * crossed to from it, if any, and -- where a permission was decided on
+ * it (search, following a link, open) -- its inode's mode, owner, ACL,
+ * ctime and i_version (chmod, chown and setfacl move no seqlock;
+ * i_version counts each change within one clock tick, though it cannot
+ * tell them from a change of the directory's entries).  A
  * witness that changed between the kernel's first answer and its second
  * is the evidence a `raced` verdict needs.  Each dentry once, the first
  * time; kept out of the nameidata (and its stack), in the session.
@@ -160,6 +163,7 @@ struct ns_witness {
 	struct dentry *dentry;		/* its fs cannot go away */
 	unsigned int seq;
 	bool crossed;			/* the walk went down to @top */
+	bool relied;			/* a permission was decided on @attrs */
 	const struct vfsmount *top;	/* compared, never dereferenced */
 	struct ns_vfs_attrs attrs;
 };
@@ -698,6 +702,7 @@ static void ns_witness(struct nameidata *nd, struct vfsmount *mnt,
 	x->dentry = dentry;
 	x->seq = seq;
 	x->crossed = false;
+	x->relied = false;
 	x->top = NULL;
 	ns_vfs_attrs_take(&x->attrs, dentry);
 	if (nd->mode != NS_MODE_RCU) {
@@ -711,6 +716,24 @@ static void ns_witness(struct nameidata *nd, struct vfsmount *mnt,
 static void ns_witness_ref(struct nameidata *nd, const struct path *path)
 {
 	ns_witness(nd, path->mnt, path->dentry, ns_vfs_seq_sample(path->dentry));
+}
+
+/*
+ * A permission is being decided on @dentry (a witness): what it rests
+ * on, as it is now, is what must not change.
+ */
+static void ns_witness_relied(struct nameidata *nd, const struct dentry *dentry)
+{
+	struct ns_witnesses *w = nd->wit;
+	int i;
+
+	for (i = w ? w->n - 1 : -1; i >= 0; i--) {
+		if (w->w[i].dentry == dentry) {
+			w->w[i].relied = true;
+			ns_vfs_attrs_take(&w->w[i].attrs, dentry);
+			return;
+		}
+	}
 }
 
 /* Where the walk stands now: its start, or where a jump took it. */
@@ -801,7 +824,7 @@ static bool ns_witness_remounted(const struct ns_witness *x)
 static bool ns_witness_changed(const struct ns_witness *x)
 {
 	return ns_witness_renamed(x) || ns_witness_remounted(x) ||
-		ns_vfs_attrs_changed(&x->attrs, x->dentry);
+		(x->relied && ns_vfs_attrs_changed(&x->attrs, x->dentry));
 }
 
 /*
@@ -1136,6 +1159,7 @@ static int may_follow_link(struct nameidata *nd, const struct path *link,
 
 	if (ns_vfs_protected_symlinks() <= 0)
 		return 0;
+	ns_witness_relied(nd, link->dentry);
 	owner = i_uid_into_vfsuid(ns_compat_idmap(link->mnt), inode);
 	if (vfsuid_eq_kuid(owner, current_fsuid()))
 		return 0;
@@ -1690,6 +1714,7 @@ out:
 /* may_lookup: search permission on the directory the walk is in. */
 static int may_lookup(struct nameidata *nd)
 {
+	ns_witness_relied(nd, nd->path.dentry);
 	if (nd->mode == NS_MODE_RCU) {
 		int err = ns_injected(nd, NS_INJECT_ECHILD_PERMISSION, nd->steps + 1) ?
 			-ECHILD : ns_vfs_may_exec_rcu(nd->path.mnt, nd->inode);
@@ -2194,6 +2219,7 @@ static int may_open(struct nameidata *nd, int acc_mode, unsigned int flag)
 	struct inode *inode = d_inode(nd->path.dentry);
 	int err;
 
+	ns_witness_relied(nd, nd->path.dentry);
 	switch (inode->i_mode & S_IFMT) {
 	case S_IFLNK:
 		return -ELOOP;

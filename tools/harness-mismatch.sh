@@ -13,7 +13,10 @@
 # tools/bpftrace/ns-mismatch.bt runs outside the jail.  Prints each
 # check's result; exits 0 only if nsresolve exits 1 for a single walk
 # and for a batch, names the mismatch in both, and ns-mismatch.bt
-# prints it and counts it.
+# prints it and counts it.  Then the same mismatch, 2,000 times, while
+# a rename loop and a mount loop run outside the jail: rename_lock and
+# mount_lock move all along, but nothing this walk rests on does, so
+# every answer must still be a mismatch, none "raced".
 
 set -u
 broken=${1:?usage: harness-mismatch.sh BROKEN-MODULE TOP}
@@ -38,6 +41,24 @@ has() {		# has FILE EXTENDED-REGEX: and show FILE if it lacks it
 	echo "--- $1 has no /$2/:"
 	sed 's/^/    /' "$1"
 	return 1
+}
+
+churn_counts() {
+	has $s/churn '^batch requests=2000 ' && has $s/churn '^mismatch 2000$'
+}
+
+# Unrelated changes, as fast as they come, until killed.
+rename_loop() {
+	touch $s/u1
+	exec python3 -c 'import os
+while True:
+	os.rename("'$s'/u1", "'$s'/u2")
+	os.rename("'$s'/u2", "'$s'/u1")'
+}
+
+mount_loop() {
+	mkdir -p $s/um
+	while mount -t tmpfs ns-churn $s/um && umount $s/um; do :; done
 }
 
 batch_counts() {
@@ -76,6 +97,16 @@ EOF
 	check "ns-mismatch.bt prints the mismatch as it happens" has $s/bt \
 		'^[0-9]+ +[0-9]+ +nsresolve +[-0-9]+ +0 +(rcu|ref) +.* /\.\.$'
 	check "ns-mismatch.bt counts it" has $s/bt '^@verdicts\[mismatch\]: 2$'
+	rename_loop &
+	renamer=$!
+	mount_loop &
+	mounter=$!
+	sleep 3		# python3 starting, under TCG
+	yes /.. | head -n 2000 | chroot $jail /nsresolve --batch - >$s/churn 2>&1
+	kill $renamer $mounter
+	wait $renamer $mounter 2>/dev/null
+	umount $s/um 2>/dev/null
+	check "2,000 mismatches under unrelated renames and mounts, none raced" churn_counts
 	rmmod namei_shadow || { echo "FAILED: rmmod"; failed=1; }
 fi
 
