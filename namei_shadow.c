@@ -19,6 +19,7 @@
  * README lists each such choice).
  */
 
+#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/delayed_call.h>
 #include <linux/file.h>
@@ -3276,8 +3277,8 @@ static int ns_parse_option(int key, char *val, struct ns_request *rq,
 	case NS_KEY_FLAGS:
 		return ns_parse_flags(val, rq, why);
 	case NS_KEY_AT:
-		if (kstrtoint(val, 10, &rq->at)) {
-			*why = "at= takes a file descriptor number";
+		if (!isdigit(*val) || kstrtoint(val, 10, &rq->at)) {
+			*why = "at= takes a file descriptor number (digits only)";
 			return -EINVAL;
 		}
 		rq->has_at = true;
@@ -3764,16 +3765,31 @@ static int ns_stats_open(struct inode *inode, struct file *file)
 }
 
 /* Writing "reset" to `stats` zeroes the counters. */
+/*
+ * A control file's one command, @word, surrounded by white space or
+ * not: 0, -EFAULT for a buffer that cannot be read, or -EINVAL.
+ */
+static int ns_control_word(const char __user *ubuf, size_t count,
+			   const char *word)
+{
+	char buf[16] = {};
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	if (strlen(buf) != count || strcmp(strim(buf), word))
+		return -EINVAL;
+	return 0;
+}
+
 static ssize_t stats_write(struct file *file, const char __user *ubuf,
 			   size_t count, loff_t *ppos)
 {
-	char buf[8] = {};
-	int i;
+	int i, err = ns_control_word(ubuf, count, "reset");
 
-	if (count >= sizeof(buf) || copy_from_user(buf, ubuf, count))
-		return -EINVAL;
-	if (strcmp(strim(buf), "reset"))
-		return -EINVAL;
+	if (err)
+		return err;
 	for (i = 0; i < NS_C_NR; i++)
 		atomic_long_set(&ns_counters[i], 0);
 	return count;
@@ -3813,6 +3829,10 @@ static int mismatches_open(struct inode *inode, struct file *file)
 static ssize_t mismatches_write(struct file *file, const char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
+	int err = ns_control_word(ubuf, count, "clear");
+
+	if (err)
+		return err;
 	ns_clear_mismatches();
 	return count;
 }
@@ -3827,67 +3847,91 @@ static const struct file_operations mismatches_fops = {
 };
 
 /*
- * rcu_lookup_check: write "<directory> <name>"; read back whether the
- * module's RCU lookup and the kernel's __d_lookup_rcu found the same
- * dentry for it: "same found=y|n", "different", or "unavailable" where
- * the kernel's cannot be called safely (sealed ENDBR under IBT).
+ * rcu_lookup_check: write "<directory> <name>"; read back, on the same
+ * fd, whether the module's RCU lookup and the kernel's __d_lookup_rcu
+ * found the same dentry for it: "same found=y|n", "different", or
+ * "unavailable" where the kernel's cannot be called safely (sealed ENDBR
+ * under IBT).  A failed write leaves nothing to read.
  */
-static char ns_check_result[64];
+#define NS_CHECK_RESULT	64
+
+static int rcu_lookup_check_open(struct inode *inode, struct file *file)
+{
+	file->private_data = kzalloc(NS_CHECK_RESULT, GFP_KERNEL);
+	return file->private_data ? 0 : -ENOMEM;
+}
+
+static int rcu_lookup_check_release(struct inode *inode, struct file *file)
+{
+	kfree(file->private_data);
+	return 0;
+}
+
 static DEFINE_MUTEX(ns_check_lock);
+
+/* Check "<directory> <name>" in @buf; the answer into @result. */
+static int ns_rcu_lookup_check(char *buf, char *result)
+{
+	char *dirname = strim(buf), *name = strrchr(dirname, ' ');
+	struct path dir;
+	bool found = false;
+	int err, same;
+
+	if (!name || !name[1] || strchr(name + 1, '/'))
+		return -EINVAL;
+	*name++ = '\0';
+	err = kern_path(strim(dirname), LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &dir);
+	if (err)
+		return err;
+	same = ns_vfs_compare_lookup_rcu(dir.dentry, name, &found);
+	path_put(&dir);
+	if (same == -EOPNOTSUPP)
+		strscpy(result, "unavailable\n", NS_CHECK_RESULT);
+	else if (same < 0)
+		snprintf(result, NS_CHECK_RESULT, "error %d\n", same);
+	else
+		snprintf(result, NS_CHECK_RESULT, "%s found=%s\n",
+			 same ? "same" : "different", found ? "y" : "n");
+	return 0;
+}
 
 static ssize_t rcu_lookup_check_write(struct file *file, const char __user *ubuf,
 				      size_t count, loff_t *ppos)
 {
-	char *buf, *name;
-	struct path dir;
-	bool found = false;
-	int err, same;
+	char *result = file->private_data;
+	char *buf;
+	int err;
 
 	if (count > PATH_MAX + NAME_MAX)
 		return -ENAMETOOLONG;
 	buf = memdup_user_nul(ubuf, count);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	strim(buf);
-	name = strrchr(buf, ' ');
-	err = -EINVAL;
-	if (!name || !name[1] || strchr(name + 1, '/'))
-		goto out;
-	*name++ = '\0';
-	err = kern_path(buf, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &dir);
-	if (err)
-		goto out;
-	same = ns_vfs_compare_lookup_rcu(dir.dentry, name, &found);
-	path_put(&dir);
 	mutex_lock(&ns_check_lock);
-	if (same == -EOPNOTSUPP)
-		strscpy(ns_check_result, "unavailable\n", sizeof(ns_check_result));
-	else if (same < 0)
-		snprintf(ns_check_result, sizeof(ns_check_result), "error %d\n", same);
-	else
-		snprintf(ns_check_result, sizeof(ns_check_result), "%s found=%s\n",
-			 same ? "same" : "different", found ? "y" : "n");
+	result[0] = '\0';
+	err = strlen(buf) == count ? ns_rcu_lookup_check(buf, result) : -EINVAL;
+	*ppos = 0;
 	mutex_unlock(&ns_check_lock);
-	err = count;
-out:
 	kfree(buf);
-	return err;
+	return err ? err : count;
 }
 
 static ssize_t rcu_lookup_check_read(struct file *file, char __user *ubuf,
 				     size_t count, loff_t *ppos)
 {
+	const char *result = file->private_data;
 	ssize_t ret;
 
 	mutex_lock(&ns_check_lock);
-	ret = simple_read_from_buffer(ubuf, count, ppos, ns_check_result,
-				      strlen(ns_check_result));
+	ret = simple_read_from_buffer(ubuf, count, ppos, result, strlen(result));
 	mutex_unlock(&ns_check_lock);
 	return ret;
 }
 
 static const struct file_operations rcu_lookup_check_fops = {
 	.owner = THIS_MODULE,
+	.open = rcu_lookup_check_open,
+	.release = rcu_lookup_check_release,
 	.read = rcu_lookup_check_read,
 	.write = rcu_lookup_check_write,
 	.llseek = default_llseek,

@@ -474,6 +474,54 @@ TEST(bad_contradicting_flags)
 TEST(bad_at_value)
 {
 	expect_refused_str(_metadata, "at=three path=x", EINVAL);
+	/* a descriptor number is digits: not AT_FDCWD's -100, nor "+3" */
+	expect_refused_str(_metadata, "at=-100 path=x", EINVAL);
+	expect_refused_str(_metadata, "at=+3 path=x", EINVAL);
+}
+
+/* write(2) of @len bytes at @buf to @file: 0, or the errno. */
+static int write_errno(const char *file, const void *buf, size_t len)
+{
+	int fd = open(file, O_WRONLY), err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, buf, len) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/* The control files read their one word, and only that word. */
+TEST(control_words)
+{
+	EXPECT_EQ(0, write_errno(STATS, "  reset \n", 9));
+	EXPECT_EQ(EINVAL, write_errno(STATS, "resets", 6));
+	EXPECT_EQ(EFAULT, write_errno(STATS, (void *)1, 5));
+	EXPECT_EQ(EINVAL, write_errno(NS_DIR "/mismatches", "junk", 4));
+	EXPECT_EQ(EFAULT, write_errno(NS_DIR "/mismatches", (void *)1, 5));
+	EXPECT_EQ(0, write_errno(NS_DIR "/mismatches", "clear\n", 6));
+}
+
+/* rcu_lookup_check: its own result per fd; a failed write leaves none. */
+TEST(rcu_lookup_check_per_fd)
+{
+	int a = open(NS_DIR "/rcu_lookup_check", O_RDWR);
+	int b = open(NS_DIR "/rcu_lookup_check", O_RDWR);
+	char out[64] = "";
+
+	ASSERT_LE(0, a);
+	ASSERT_LE(0, b);
+	ASSERT_EQ(13, write(a, "  /usr   bin\n", 13)) TH_LOG("%s", strerror(errno));
+	ASSERT_LT(0, pread(a, out, sizeof(out) - 1, 0));
+	EXPECT_TRUE(!strncmp(out, "same found=y", 12) || !strncmp(out, "unavailable", 11))
+		TH_LOG("%s", out);
+	EXPECT_EQ(-1, write(b, "/usr b\0in", 9));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, pread(b, out, sizeof(out) - 1, 0));
+	EXPECT_LT(0, pread(a, out, sizeof(out) - 1, 0));
+	close(a);
+	close(b);
 }
 
 TEST(bad_first_value)
