@@ -474,9 +474,10 @@ bool ns_vfs_nosymfollow(const struct vfsmount *mnt)
 
 /*
  * fs.protected_symlinks, live: the kernel's variable where kallsyms
- * found it, otherwise the sysctl file.
+ * found it, otherwise the sysctl file -- which is opened and read, so
+ * only where the caller may sleep: -ECHILD (RCU mode) otherwise.
  */
-int ns_vfs_protected_symlinks(void)
+int ns_vfs_protected_symlinks(bool may_sleep)
 {
 	struct ns_ksym *s = &ns_ksyms[NS_SYM_PROTECTED_SYMLINKS];
 	char buf[16] = {};
@@ -487,6 +488,8 @@ int ns_vfs_protected_symlinks(void)
 
 	if (s->usable)
 		return READ_ONCE(*(int *)s->addr);
+	if (!may_sleep)
+		return -ECHILD;
 	file = filp_open("/proc/sys/fs/protected_symlinks", O_RDONLY, 0);
 	if (IS_ERR(file))
 		return -1;

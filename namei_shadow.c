@@ -1156,9 +1156,12 @@ static int reserve_stack(struct nameidata *nd)
 static int may_follow_link(struct nameidata *nd, const struct path *link,
 			   struct inode *inode)
 {
+	int protect = ns_vfs_protected_symlinks(nd->mode != NS_MODE_RCU);
 	vfsuid_t owner;
 
-	if (ns_vfs_protected_symlinks() <= 0)
+	if (protect == -ECHILD)
+		return -ECHILD;		/* RCU mode: ask again in REF mode */
+	if (protect <= 0)
 		return 0;
 	ns_witness_relied(nd, link->dentry);
 	owner = i_uid_into_vfsuid(ns_compat_idmap(link->mnt), inode);

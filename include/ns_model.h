@@ -81,8 +81,11 @@ bool ns_vfs_refwalk_refuses_going_names(void);
 /* Does this kernel's open(2) refuse O_CREAT|O_DIRECTORY (EINVAL)? */
 bool ns_vfs_open_refuses_creat_directory(void);
 
-/* fs.protected_symlinks, read live; -1 when it cannot be read. */
-int ns_vfs_protected_symlinks(void);
+/*
+ * fs.protected_symlinks, read live; -1 when it cannot be read, -ECHILD
+ * when reading it would sleep and @may_sleep is false.
+ */
+int ns_vfs_protected_symlinks(bool may_sleep);
 
 /* RCU-walk's dcache: lookups without references, d_seq, legitimizing. */
 enum ns_dget { NS_DGET_OK, NS_DGET_STALE, NS_DGET_DEAD };
