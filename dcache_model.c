@@ -1038,8 +1038,19 @@ const struct vfsmount *ns_vfs_mount_top(struct vfsmount *mnt,
 }
 
 /*
+ * The same file: the same inode number of the same type on the same
+ * superblock.  Not the same struct inode: procfs makes a new one at
+ * every lookup of its entries.
+ */
+bool ns_vfs_same_file(const struct inode *a, const struct inode *b)
+{
+	return a && b && a->i_sb == b->i_sb && a->i_ino == b->i_ino &&
+		((a->i_mode ^ b->i_mode) & S_IFMT) == 0;
+}
+
+/*
  * @dentry is unhashed: does its name in its parent now lead to the same
- * inode, on another dentry?  That is a filesystem remaking its dentries
+ * file, on another dentry?  That is a filesystem remaking its dentries
  * (/proc/<pid>/net revalidates every one as stale), not a change of the
  * namespace: the name still means what it meant.
  */
@@ -1052,8 +1063,8 @@ bool ns_vfs_rebound_same(struct dentry *dentry)
 	take_dentry_name_snapshot(&name, dentry);
 	now = d_lookup(parent, &name.name);
 	if (now) {
-		same = now != dentry && d_inode(now) &&
-			d_inode(now) == d_inode(dentry);
+		same = now != dentry &&
+			ns_vfs_same_file(d_inode(now), d_inode(dentry));
 		dput(now);
 	}
 	release_dentry_name_snapshot(&name);

@@ -2829,17 +2829,16 @@ static const char *const ns_verdict_names[] = {
 
 /*
  * The same place: the same dentry on the same vfsmount -- or the same
- * inode on the same vfsmount under the same name in the same directory,
+ * file on the same vfsmount under the same name in the same directory,
  * on a dentry the filesystem remade: one of the two is unhashed (a
  * ->d_revalidate said no, as /proc/<pid>/net's always does).
  */
 static bool ns_same_place(const struct path *x, const struct path *y)
 {
-	struct inode *inode = d_inode(x->dentry);
-
 	if (path_equal(x, y))
 		return true;
-	if (x->mnt != y->mnt || !inode || inode != d_inode(y->dentry))
+	if (x->mnt != y->mnt ||
+	    !ns_vfs_same_file(d_inode(x->dentry), d_inode(y->dentry)))
 		return false;
 	if (!d_unhashed(x->dentry) && !d_unhashed(y->dentry))
 		return false;

@@ -119,6 +119,7 @@ bool ns_vfs_attrs_changed(const struct ns_vfs_attrs *a,
 			  const struct dentry *dentry);
 const struct vfsmount *ns_vfs_mount_top(struct vfsmount *mnt,
 					struct dentry *dentry);
+bool ns_vfs_same_file(const struct inode *a, const struct inode *b);
 bool ns_vfs_rebound_same(struct dentry *dentry);
 bool ns_vfs_same_name(struct dentry *a, struct dentry *b);
 

@@ -21,8 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -807,6 +809,95 @@ TEST(automount_point)
 		TH_LOG("%s", r.text);
 	result_free(&r);
 	close(fd);
+}
+
+/*
+ * /proc/<pid>/net: proc_net_d_revalidate() says no to every dentry, so
+ * each walk makes its own -- the same inode under the same name in the
+ * same directory: the same answer, not a race.
+ */
+TEST(proc_net_remade_dentries_match)
+{
+	static const char *const paths[] = {
+		"/proc/self/net/dev", "/proc/self/net/unix",
+		"/proc/thread-self/net/dev", "/proc/self/task/%d/net/dev",
+	};
+	int fd = open(RESOLVE, O_RDWR);
+	char req[128], path[64];
+	struct result r;
+	int i, round;
+
+	ASSERT_LE(0, fd);
+	for (round = 0; round < 5; round++) {
+		for (i = 0; i < 4; i++) {
+			snprintf(path, sizeof(path), paths[i], getpid());
+			snprintf(req, sizeof(req), "path=%s", path);
+			ASSERT_EQ(0, resolve(fd, req, &r));
+			EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+			EXPECT_STREQ("0", r.shadow_err) TH_LOG("%s", r.text);
+			result_free(&r);
+		}
+	}
+	close(fd);
+}
+
+/* One request into a fixed buffer: no memory to map, under RLIMIT_AS. */
+static int resolve_fixed(int fd, const char *req, char *out, size_t size)
+{
+	ssize_t n;
+
+	if (write(fd, req, strlen(req)) < 0)
+		return -1;
+	n = pread(fd, out, size - 1, 0);
+	if (n < 0)
+		return -1;
+	out[n] = '\0';
+	return 0;
+}
+
+/*
+ * A writer at its RLIMIT_AS: the kernel is asked with no page mapped
+ * into it (kern_path from the pinned start), so at= requests are
+ * checked; only the empty name, which needs the writer's memory for
+ * getname(), comes back unchecked with the reason -- never a mismatch.
+ */
+TEST(writer_at_its_address_space_limit)
+{
+	static char out[65536];
+	pid_t pid;
+	int status;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int fd = open(RESOLVE, O_RDWR), at = open("/usr", O_PATH);
+		long pages = 0;
+		struct rlimit lim;
+		FILE *f = fopen("/proc/self/statm", "r");
+
+		if (fd < 0 || at < 0 || !f || fscanf(f, "%ld", &pages) != 1)
+			_exit(2);
+		fclose(f);
+		lim.rlim_cur = lim.rlim_max = pages * getpagesize();
+		if (setrlimit(RLIMIT_AS, &lim))
+			_exit(3);
+		snprintf(out, sizeof(out), "at=%d path=bin", at);
+		if (resolve_fixed(fd, out, out, sizeof(out)) ||
+		    !strstr(out, "\nverdict match\n")) {
+			fprintf(stderr, "# at=: %s\n", out);
+			_exit(4);
+		}
+		if (resolve_fixed(fd, "path=", out, sizeof(out)) ||
+		    !strstr(out, "\nverdict unchecked\n") ||
+		    !strstr(out, " reason=no-room-in-writer-for-the-name")) {
+			fprintf(stderr, "# empty: %s\n", out);
+			_exit(5);
+		}
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
 /* After all of the above, nothing disagreed. */
