@@ -657,6 +657,28 @@ bool ns_vfs_may_open_dev(const struct path *path)
 		!(path->mnt->mnt_sb->s_iflags & SB_I_NODEV);
 }
 
+/*
+ * vfs_open()'s refusals that the object and its mount decide, without
+ * opening it: write access to a file being executed (ETXTBSY: its
+ * i_writecount is held negative; O_TRUNC takes write access too), write
+ * access on a read-only mount (EROFS, but for devices, FIFOs and
+ * sockets), and a socket, whose inode's open is sock_no_open() (ENXIO).
+ */
+int ns_vfs_open_refusal(const struct path *path, unsigned int flag)
+{
+	struct inode *inode = d_inode(path->dentry);
+	bool write = (flag & O_ACCMODE) != O_RDONLY;
+
+	if (S_ISREG(inode->i_mode) && (write || (flag & O_TRUNC)) &&
+	    atomic_read(&inode->i_writecount) < 0)
+		return -ETXTBSY;
+	if (write && !special_file(inode->i_mode) && __mnt_is_readonly(path->mnt))
+		return -EROFS;
+	if (S_ISSOCK(inode->i_mode))
+		return -ENXIO;
+	return 0;
+}
+
 /* A dcache hit (positive or negative), with a reference, or NULL. */
 struct dentry *ns_vfs_lookup_cached(struct dentry *parent,
 				    const struct qstr *name)

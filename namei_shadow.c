@@ -330,6 +330,7 @@ static const char *const ns_errno_names[] = {
 	[EEXIST] = "EEXIST",
 	[EXDEV] = "EXDEV",
 	[ENODEV] = "ENODEV",
+	[ETXTBSY] = "ETXTBSY",
 	[ENOTDIR] = "ENOTDIR",
 	[EISDIR] = "EISDIR",
 	[EINVAL] = "EINVAL",
@@ -2301,7 +2302,10 @@ static int do_open(struct nameidata *nd, struct ns_open *op)
 		if (err)
 			return err;
 	}
-	return may_open(nd, acc_mode, flag);
+	err = may_open(nd, acc_mode, flag);
+	if (err)
+		return err;
+	return ns_vfs_open_refusal(&nd->path, flag);
 }
 
 static int path_openat(struct nameidata *nd, unsigned int open_flag,

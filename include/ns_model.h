@@ -55,6 +55,7 @@ int ns_vfs_permission(const struct path *path, int mask);
 int ns_vfs_may_create(const struct path *dir);
 int ns_vfs_may_write_mount(struct vfsmount *mnt);
 bool ns_vfs_may_open_dev(const struct path *path);
+int ns_vfs_open_refusal(const struct path *path, unsigned int flag);
 
 /* The dcache. */
 struct dentry *ns_vfs_lookup_cached(struct dentry *parent,

@@ -213,6 +213,24 @@ static inline void enter_scratch_namespace(const char *name)
 	must(!mount(name, "/tmp", "tmpfs", 0, "mode=1777"), "tmpfs on /tmp");
 }
 
+/*
+ * A fresh ext4 on a loop device at @dir, from a sparse image @image (on
+ * the scratch tmpfs): a disk filesystem for the cases that must hold on
+ * one (its own d_revalidate-less dcache, its own inode numbers).
+ */
+static inline void mount_ext4(const char *image, const char *dir)
+{
+	const char *kroot = getenv("NS_KROOT");	/* the guest kernel's modules */
+	char cmd[768], d[PATH_MAX + 8] = "";
+
+	if (kroot && *kroot)
+		snprintf(d, sizeof(d), "-d %s", kroot);
+	snprintf(cmd, sizeof(cmd), "modprobe -q %s loop; modprobe -q %s ext4; "
+		 "truncate -s 64M %s && mkfs.ext4 -q -F %s && mount -o loop %s %s",
+		 d, d, image, image, image, dir);
+	must(!system(cmd), "ext4 on a loop device");
+}
+
 /* Unmount @n scratch mounts, in order; 1 if any stayed (a leaked reference). */
 static inline int unmount_all(const char *const *mounts, size_t n)
 {

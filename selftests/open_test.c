@@ -13,8 +13,12 @@
 #define _GNU_SOURCE
 #include <ftw.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "ns_selftest.h"
@@ -118,7 +122,7 @@ static char *scratch_now;
  * One target, one set of flags: the shadow's dry run, then open(2).
  * Returns the number of disagreements (each one logged).
  */
-static int check_open(int fd, const char *target, int oflags)
+static int check_open(int fd, int atfd, const char *target, int oflags)
 {
 	char flags[128], req[256], dev[32];
 	char *before, *after_shadow, *after_open;
@@ -133,7 +137,11 @@ static int check_open(int fd, const char *target, int oflags)
 	before = scratch_now;
 	scratch_now = NULL;
 	flag_list(oflags, flags, sizeof(flags));
-	snprintf(req, sizeof(req), "mode=open flags=%s path=%s", flags, target);
+	if (atfd >= 0)
+		snprintf(req, sizeof(req), "mode=open flags=%s at=%d path=%s", flags,
+			 atfd, target);
+	else
+		snprintf(req, sizeof(req), "mode=open flags=%s path=%s", flags, target);
 	if (resolve(fd, req, &r) || r.write_errno) {
 		fprintf(stderr, "# %s: refused: %s", req, r.text ? r.text : "");
 		result_free(&r);
@@ -145,7 +153,7 @@ static int check_open(int fd, const char *target, int oflags)
 		fprintf(stderr, "# %s: the dry run changed the scratch directory\n", req);
 		bad++;
 	}
-	ofd = open(target, oflags, 0644);
+	ofd = openat(atfd >= 0 ? atfd : AT_FDCWD, target, oflags, 0644);
 	oerr = ofd < 0 ? errno : 0;
 	if (ofd >= 0) {
 		fstat(ofd, &st);
@@ -191,7 +199,7 @@ static int check_open(int fd, const char *target, int oflags)
 }
 
 /* Every access mode and every subset of the other flags, on @target. */
-static int check_all_flags(int fd, const char *target)
+static int check_all_flags(int fd, int atfd, const char *target)
 {
 	size_t a, mask, i;
 	int bad = 0;
@@ -203,31 +211,112 @@ static int check_all_flags(int fd, const char *target)
 			for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
 				if (mask & (1u << i))
 					oflags |= bits[i].flag;
-			bad += check_open(fd, target, oflags);
+			bad += check_open(fd, atfd, target, oflags);
 		}
 	}
 	return bad;
 }
 
-/* The scratch mounts: a tmpfs /tmp in a private namespace, a read-only one. */
-static void setup_mounts(struct __test_metadata *_metadata)
+/*
+ * A representative set, for the variants that repeat the checks
+ * elsewhere (ext4, at=): each access mode, truncation, creation, O_PATH
+ * and the walk flags.
+ */
+static int check_some_flags(int fd, int atfd, const char *target)
 {
+	static const int some[] = {
+		O_RDONLY, O_WRONLY, O_RDWR, O_RDONLY | O_TRUNC, O_WRONLY | O_TRUNC,
+		O_WRONLY | O_CREAT, O_RDONLY | O_CREAT | O_EXCL, O_PATH,
+		O_RDONLY | O_DIRECTORY, O_RDONLY | O_NOFOLLOW, O_PATH | O_NOFOLLOW,
+		O_RDONLY | O_CREAT | O_DIRECTORY,
+	};
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < ARRAY_SIZE(some); i++)
+		bad += check_open(fd, atfd, target, some[i]);
+	return bad;
+}
+
+/* The file being executed, for ETXTBSY. */
+static pid_t busy_pid = -1;
+
+static void start_busy(struct __test_metadata *_metadata)
+{
+	char exe[PATH_MAX] = "", proc[64];
+	int i;
+
+	ASSERT_EQ(0, system("cp /bin/sleep " O "/busy"));
+	busy_pid = fork();
+	ASSERT_LE(0, busy_pid);
+	if (busy_pid == 0) {
+		execl(O "/busy", "busy", "1000", (char *)NULL);
+		_exit(127);
+	}
+	snprintf(proc, sizeof(proc), "/proc/%d/exe", busy_pid);
+	for (i = 0; i < 1000 && strcmp(exe, O "/busy"); i++) {
+		ssize_t n = readlink(proc, exe, sizeof(exe) - 1);
+
+		exe[n > 0 ? n : 0] = '\0';
+		usleep(10000);
+	}
+	ASSERT_STREQ(O "/busy", exe);
+}
+
+static void stop_busy(void)
+{
+	if (busy_pid > 0) {
+		kill(busy_pid, SIGKILL);
+		waitpid(busy_pid, NULL, 0);
+	}
+	busy_pid = -1;
+}
+
+/*
+ * The scratch mounts: a tmpfs /tmp in a private namespace (O on an ext4
+ * of its own for @ext4), in O a read-only tmpfs, a read-only bind mount,
+ * a file being executed, a socket and an append-only file.
+ */
+static void setup_mounts(struct __test_metadata *_metadata, int ext4)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX, .sun_path = O "/sock" };
+	int sfd;
+
 	enter_scratch_namespace("nso");
 	mkdir_p(O, 0755);
+	if (ext4)
+		mount_ext4("/tmp/nso.img", O);
 	mkdir_p(O "/ro", 0755);
 	ASSERT_EQ(0, mount("nso-ro", O "/ro", "tmpfs", 0, NULL));
 	mkfile(O "/ro/file");
 	ASSERT_EQ(0, mount(NULL, O "/ro", NULL, MS_REMOUNT | MS_RDONLY, NULL));
+	mkdir_p(O "/rosrc", 0755);
+	mkfile(O "/rosrc/file");
+	mkdir_p(O "/robind", 0755);
+	ASSERT_EQ(0, mount(O "/rosrc", O "/robind", NULL, MS_BIND, NULL));
+	ASSERT_EQ(0, mount(NULL, O "/robind", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL));
+	start_busy(_metadata);
+	sfd = socket(AF_UNIX, SOCK_STREAM, 0);
+	ASSERT_LE(0, sfd);
+	ASSERT_EQ(0, bind(sfd, (struct sockaddr *)&sun, sizeof(sun)));
+	close(sfd);
+	mkfile(O "/append");
+	ASSERT_EQ(0, system("chattr +a " O "/append"));
 	reset_scratch();
 }
 
-static void teardown_mounts(struct __test_metadata *_metadata)
+static void teardown_mounts(struct __test_metadata *_metadata, int ext4)
 {
 	if (seteuid(0))
 		fprintf(stderr, "# cannot get root back\n");
 	if (chdir("/"))
 		fprintf(stderr, "# chdir /\n");
+	stop_busy();
+	EXPECT_EQ(0, system("chattr -a " O "/append"));
+	EXPECT_EQ(0, umount2(O "/robind", 0)) TH_LOG("ro bind mount busy");
 	EXPECT_EQ(0, umount2(O "/ro", 0)) TH_LOG("ro mount busy");
+	if (ext4)
+		EXPECT_EQ(0, umount2(O, 0)) TH_LOG("ext4 mount busy");
 	EXPECT_EQ(0, umount2("/tmp", 0)) TH_LOG("scratch mount busy");
 }
 
@@ -235,14 +324,26 @@ FIXTURE(open) {
 	int fd;
 };
 
-/* One target of the scratch directory, as root or as nobody. */
+/*
+ * One target of the scratch directory, as root or as nobody; on tmpfs
+ * with every flag, or on ext4 or through an at= descriptor (on O: the
+ * target is then under w/) with a representative set.
+ */
 FIXTURE_VARIANT(open) {
 	const char *target;
 	int nobody;
+	int ext4;
+	int at;
 };
 
 #define TARGET(name, path, as_nobody) \
 	FIXTURE_VARIANT_ADD(open, name) { .target = path, .nobody = as_nobody }
+#define TARGET_EXT4(name, path, as_nobody) \
+	FIXTURE_VARIANT_ADD(open, ext4_##name) { \
+		.target = path, .nobody = as_nobody, .ext4 = 1 }
+#define TARGET_AT(name, path, as_nobody) \
+	FIXTURE_VARIANT_ADD(open, at_##name) { \
+		.target = path, .nobody = as_nobody, .at = 1 }
 
 TARGET(file, "file", 0);
 TARGET(dir, "dir", 0);
@@ -267,29 +368,68 @@ TARGET(nobody_unwritable_dir_new, "nowrite/new", 1);
 TARGET(nobody_unwritable_file, "nowrite/file", 1);
 TARGET(nobody_inner_file, "dir/inner", 1);
 TARGET(nobody_missing, "missing", 1);
+/* What vfs_open() refuses: ETXTBSY, EROFS on a read-only bind, ENXIO, EPERM */
+TARGET(busy_executable, "../busy", 0);
+TARGET(readonly_bind_file, "../robind/file", 0);
+TARGET(socket, "../sock", 0);
+TARGET(append_only, "../append", 0);
+TARGET(nobody_busy_executable, "../busy", 1);
+TARGET_EXT4(file, "file", 0);
+TARGET_EXT4(dir, "dir", 0);
+TARGET_EXT4(link_to_file, "lnk", 0);
+TARGET_EXT4(dangling, "dangling", 0);
+TARGET_EXT4(missing, "missing", 0);
+TARGET_EXT4(file_slash, "file/", 0);
+TARGET_EXT4(dotdot, "..", 0);
+TARGET_EXT4(busy_executable, "../busy", 0);
+TARGET_EXT4(readonly_bind_file, "../robind/file", 0);
+TARGET_EXT4(socket, "../sock", 0);
+TARGET_EXT4(append_only, "../append", 0);
+TARGET_EXT4(nobody_file, "file", 1);
+TARGET_EXT4(nobody_unwritable_dir_new, "nowrite/new", 1);
+TARGET_AT(file, "w/file", 0);
+TARGET_AT(dir, "w/dir", 0);
+TARGET_AT(link_to_file, "w/lnk", 0);
+TARGET_AT(dot, ".", 0);
+TARGET_AT(missing, "w/missing", 0);
+TARGET_AT(busy_executable, "busy", 0);
+TARGET_AT(socket, "sock", 0);
+TARGET_AT(nobody_unwritable_file, "w/nowrite/file", 1);
 
 FIXTURE_SETUP(open)
 {
+	/* the debug kernel is built without a block layer */
+	if (variant->ext4 && access("/sys/block", F_OK))
+		SKIP(return, "this kernel has no block layer: no loop device, no ext4");
 	self->fd = open(RESOLVE, O_RDWR);
 	ASSERT_LE(0, self->fd);
-	setup_mounts(_metadata);
+	setup_mounts(_metadata, variant->ext4);
 }
 
 FIXTURE_TEARDOWN(open)
 {
-	teardown_mounts(_metadata);
+	teardown_mounts(_metadata, variant->ext4);
 	close(self->fd);
 }
 
 /* 192 combinations; slow on the debug kernel, hence the long timeout. */
 TEST_F_TIMEOUT(open, every_flag, 600)
 {
-	int bad;
+	int atfd = -1, bad;
 
+	if (variant->at) {
+		atfd = open(O, O_PATH | O_DIRECTORY);
+		ASSERT_LE(0, atfd);
+	}
 	if (variant->nobody)
 		ASSERT_EQ(0, seteuid(NOBODY));
-	bad = check_all_flags(self->fd, variant->target);
+	if (variant->ext4 || variant->at)
+		bad = check_some_flags(self->fd, atfd, variant->target);
+	else
+		bad = check_all_flags(self->fd, atfd, variant->target);
 	EXPECT_EQ(0, bad) TH_LOG("%d disagreements on %s", bad, variant->target);
+	if (atfd >= 0)
+		close(atfd);
 }
 
 /* ------------------------------------------------------------------ */
@@ -329,12 +469,12 @@ FIXTURE_SETUP(divergence)
 {
 	self->fd = open(RESOLVE, O_RDWR);
 	ASSERT_LE(0, self->fd);
-	setup_mounts(_metadata);
+	setup_mounts(_metadata, 0);
 }
 
 FIXTURE_TEARDOWN(divergence)
 {
-	teardown_mounts(_metadata);
+	teardown_mounts(_metadata, 0);
 	close(self->fd);
 }
 
