@@ -875,14 +875,18 @@ static void leave_rcu(struct nameidata *nd)
 }
 
 /*
- * A reference on a mount the walk stands on in RCU mode.  The mounts
- * pinned at the start (the start's and the root's) are held already;
- * one crossed in RCU mode ("full") is taken if the mount table has not
- * moved since the walk began.  As ns_vfs_legitimize_mnt().
+ * A reference on a mount the walk stands on in RCU mode, if the mount
+ * table has not moved since the walk began: a mount or umount anywhere
+ * may have covered what the walk stands on, so it cannot go on from
+ * there (as __legitimize_mnt, 1: nothing taken).  The mounts pinned at
+ * the start (the start's and the root's) are held already; one crossed
+ * in RCU mode ("full") is taken as ns_vfs_legitimize_mnt() does.
  */
 static int legitimize_mnt(struct nameidata *nd, struct vfsmount *mnt)
 {
 	if (mnt == nd->pinned.mnt || mnt == nd->root.mnt) {
+		if (ns_vfs_mount_seq_retry(nd->m_seq))
+			return 1;
 		mntget(mnt);
 		return 0;
 	}

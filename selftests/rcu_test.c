@@ -221,6 +221,42 @@ TEST_F(rcu, cold_miss_unlazies)
 }
 
 /*
+ * mount_lock moved while the walk was in RCU mode -- a mount or umount
+ * anywhere, made to happen by ns_test_mount_seq as the shadow's RCU
+ * lookup finds "c": whatever the walk stands on may have been covered
+ * since, so it cannot complete in RCU mode, even on a mount it pinned.
+ * Its unlazy fails, as __legitimize_mnt makes the kernel's fail, and
+ * it starts again in REF mode.  A REF walk (rcu=off) never looks.
+ */
+TEST_F(rcu, mount_lock_moved_restarts)
+{
+	const char *mods = getenv("NS_TESTMODS");
+	char cmd[PATH_MAX + 128], fired[8] = "", mode[16], restart[32];
+	struct result r;
+	FILE *f;
+
+	ASSERT_NE(NULL, mods) TH_LOG("NS_TESTMODS is not set (run_tests.sh sets it)");
+	ASSERT_EQ(0, resolve(self->fd, "a/b/c", &r));	/* warm */
+	result_free(&r);
+	snprintf(cmd, sizeof(cmd), "insmod %s/ns_test_mount_seq.ko dir=" R "/a/b name=c",
+		 mods);
+	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, resolve(self->fd, "first=shadow path=a/b/c", &r));
+	f = fopen("/sys/module/ns_test_mount_seq/parameters/fired", "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_NE(NULL, fgets(fired, sizeof(fired), f));
+	fclose(f);
+	ASSERT_EQ(0, system("rmmod ns_test_mount_seq"));
+	EXPECT_STREQ(rcu_on() ? "1\n" : "0\n", fired) TH_LOG("%s", r.text);
+	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+	walk_field(&r, "mode", mode, sizeof(mode));
+	walk_field(&r, "restart", restart, sizeof(restart));
+	EXPECT_STREQ("ref", mode) TH_LOG("%s", r.text);
+	EXPECT_STREQ(rcu_on() ? "legitimize" : "", restart) TH_LOG("%s", r.text);
+	result_free(&r);
+}
+
+/*
  * Dentries the dcache let go of (9p's, not tmpfs's, which are pinned):
  * the walk misses in RCU mode, unlazies and looks the name up again.
  * It starts in the 9p directory (a start is not revalidated), since a
