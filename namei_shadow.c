@@ -2519,37 +2519,39 @@ static enum ns_rcu_mode ns_rcu_mode;
 static const char *ns_rcu_why = "not-decided";
 
 /*
- * filename_lookup and friends: the retry ladder.  A walk failing with
- * ESTALE is done once more with LOOKUP_REVAL.  (RCU-walk, in front of
- * REF-walk, is still to come.)
+ * filename_lookup and friends: the retry ladder.  A walk in RCU mode
+ * that cannot go on is done again in REF mode; one failing with ESTALE
+ * once more with LOOKUP_REVAL.  The nameidata is the session's (@nd),
+ * not on the stack: with the walk's instrumentation it is 360 bytes,
+ * a third of the walker's stack budget.
  */
 static void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 			      struct ns_buf *trace, struct ns_walk_info *wi,
-			      struct ns_witnesses *wit)
+			      struct ns_witnesses *wit, struct nameidata *nd)
 {
 	unsigned int flags = ns_lookup_flags(rq) & ~(LOOKUP_EMPTY | LOOKUP_REVAL);
 	const char *reval_divergence = NULL;
-	struct nameidata nd = {
-		.at_fd = rq->has_at && rq->path[0] != '/',
-		.name = rq->path,
-		.trace = trace,
-		.wit = wit,
-		.semantics_42 = rq->semantics_42,
-		.inject = rq->inject,
-		.inject_step = rq->inject_step,
-	};
 	struct ns_parent parent = {
 		.path = &a->path, .last = &a->last, .type = &a->last_type,
 	};
 
+	memset(nd, 0, sizeof(*nd));
+	nd->at_fd = rq->has_at && rq->path[0] != '/';
+	nd->name = rq->path;
+	nd->trace = trace;
+	nd->wit = wit;
+	nd->semantics_42 = rq->semantics_42;
+	nd->inject = rq->inject;
+	nd->inject_step = rq->inject_step;
+
 	if (rq->rflags & NS_RF_REVAL)
-		nd.attempt = NS_MODE_REVAL;
+		nd->attempt = NS_MODE_REVAL;
 	else if (ns_rcu_mode != NS_RCU_OFF)
-		nd.attempt = NS_MODE_RCU;
+		nd->attempt = NS_MODE_RCU;
 	else
-		nd.attempt = NS_MODE_REF;
-	nd.mode = nd.attempt == NS_MODE_REVAL ? NS_MODE_REVAL : NS_MODE_REF;
-	nd.rcu_mounts = ns_rcu_mode == NS_RCU_FULL;
+		nd->attempt = NS_MODE_REF;
+	nd->mode = nd->attempt == NS_MODE_REVAL ? NS_MODE_REVAL : NS_MODE_REF;
+	nd->rcu_mounts = ns_rcu_mode == NS_RCU_FULL;
 	a->last_type = -1;
 	/* getname(): the empty name is ENOENT unless AT_EMPTY_PATH. */
 	if (!*rq->path && !(rq->rflags & NS_RF_EMPTY)) {
@@ -2557,63 +2559,63 @@ static void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 		goto out;
 	}
 	for (;;) {
-		nd.steps = 0;
-		nd.steps_shown = 0;
+		nd->steps = 0;
+		nd->steps_shown = 0;
 		/* a rule that sent the walk round with LOOKUP_REVAL still names it */
-		nd.divergence = reval_divergence;
+		nd->divergence = reval_divergence;
 		ns_buf_clear(trace);
-		trace_walk_start(rq->path, ns_mode_names[nd.attempt],
+		trace_walk_start(rq->path, ns_mode_names[nd->attempt],
 				 ns_req_mode_names[rq->mode], flags);
 		switch (rq->mode) {
 		case NS_REQ_LOOKUP:
-			a->err = path_lookupat(&nd, flags, &a->path);
+			a->err = path_lookupat(nd, flags, &a->path);
 			break;
 		case NS_REQ_MOUNTPOINT:
 			if (rq->semantics_42)
-				a->err = path_mountpoint(&nd, flags, &a->path);
+				a->err = path_mountpoint(nd, flags, &a->path);
 			else
-				a->err = path_lookupat(&nd, flags | LOOKUP_MOUNTPOINT,
+				a->err = path_lookupat(nd, flags | LOOKUP_MOUNTPOINT,
 						       &a->path);
 			break;
 		case NS_REQ_PARENT:
-			a->err = path_parentat(&nd, flags, &parent);
+			a->err = path_parentat(nd, flags, &parent);
 			break;
 		case NS_REQ_OPEN:
 			ns_answer_release(a);
 			a->action = NULL;
-			a->err = ns_open_dry_run(&nd, rq, a);
+			a->err = ns_open_dry_run(nd, rq, a);
 			break;
 		}
 		if (rq->mode != NS_REQ_OPEN)
 			a->has_path = !a->err;
 		/* filename_lookup's ladder: RCU, then REF, then REF|REVAL */
-		if (a->err == -ECHILD && nd.attempt == NS_MODE_RCU) {
+		if (a->err == -ECHILD && nd->attempt == NS_MODE_RCU) {
 			wi->restarts++;
-			wi->restart_reason = nd.restart_reason ?: "echild";
-			nd.attempt = NS_MODE_REF;
+			wi->restart_reason = nd->restart_reason ?: "echild";
+			nd->attempt = NS_MODE_REF;
 			trace_restart(wi->restart_reason, "ref");
 			continue;
 		}
-		if (a->err == -ESTALE && nd.attempt != NS_MODE_REVAL) {
-			reval_divergence = nd.divergence;
+		if (a->err == -ESTALE && nd->attempt != NS_MODE_REVAL) {
+			reval_divergence = nd->divergence;
 			wi->restarts++;
 			wi->restart_reason = "estale";
 			wi->reval = true;
-			nd.attempt = NS_MODE_REVAL;
+			nd->attempt = NS_MODE_REVAL;
 			trace_restart("estale", "reval");
 			continue;
 		}
 		break;
 	}
 out:
-	a->divergence = nd.divergence;
-	wi->mode = nd.rcu_completed && !nd.unlazy_reason ? NS_MODE_RCU :
-		nd.attempt == NS_MODE_RCU ? NS_MODE_REF : nd.attempt;
-	wi->unlazy_reason = nd.unlazy_reason;
-	wi->unlazy_step = nd.unlazy_step;
-	wi->steps = nd.steps;
-	wi->steps_shown = nd.steps_shown;
-	wi->links = nd.total_link_count;
+	a->divergence = nd->divergence;
+	wi->mode = nd->rcu_completed && !nd->unlazy_reason ? NS_MODE_RCU :
+		nd->attempt == NS_MODE_RCU ? NS_MODE_REF : nd->attempt;
+	wi->unlazy_reason = nd->unlazy_reason;
+	wi->unlazy_step = nd->unlazy_step;
+	wi->steps = nd->steps;
+	wi->steps_shown = nd->steps_shown;
+	wi->links = nd->total_link_count;
 }
 
 /* ------------------------------------------------------------------ */
@@ -3017,6 +3019,7 @@ struct ns_session {
 	size_t len;
 	struct ns_witnesses wit;
 	struct ns_start start;
+	struct nameidata nd;	/* the shadow's walk */
 };
 
 /*
@@ -3106,11 +3109,11 @@ static size_t ns_run_request(const struct ns_request *rq,
 	} else {
 		ns_vfs_seq_begin(&seq);
 		if (rq->shadow_first)
-			ns_shadow_resolve(rq, &shadow, &trace, &wi, &ss->wit);
+			ns_shadow_resolve(rq, &shadow, &trace, &wi, &ss->wit, &ss->nd);
 		if (check)
 			ns_oracle(rq, &ss->start, &o1);
 		if (!rq->shadow_first)
-			ns_shadow_resolve(rq, &shadow, &trace, &wi, &ss->wit);
+			ns_shadow_resolve(rq, &shadow, &trace, &wi, &ss->wit, &ss->nd);
 		if (check)
 			ns_oracle(rq, &ss->start, &o2);
 		/* after the second oracle: what the shadow's walk rested on */
