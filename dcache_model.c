@@ -1240,8 +1240,13 @@ static const char *const ns_calibration_mounts[] = {
 	"/proc", "/sys", "/dev", "/run", "/tmp",
 };
 
-/* The offset for one mount, or -1 when it has no parent here. */
-static long ns_measure_mnt_offset(const char *where)
+/*
+ * The offset for the mount at @where, or -1 when nothing is mounted
+ * there, or it has no parent here.  @where must be the mount's own root:
+ * a name below it would take follow_up() to the same mount's mountpoint
+ * again.  *@mnt says which mount was measured.
+ */
+static long ns_measure_mnt_offset(const char *where, struct vfsmount **mnt)
 {
 	ns_lookup_mnt_t lookup = (ns_lookup_mnt_t)ns_ksyms[NS_SYM_LOOKUP_MNT].addr;
 	struct path child, up;
@@ -1252,22 +1257,28 @@ static long ns_measure_mnt_offset(const char *where)
 		return -1;
 	up = child;
 	path_get(&up);
-	if (follow_up(&up)) {
+	if (child.dentry == child.mnt->mnt_root && follow_up(&up)) {
 		rcu_read_lock();
 		m = lookup(up.mnt, up.dentry);
 		rcu_read_unlock();
 		if (m)
 			off = (char *)child.mnt - (char *)m;
 	}
+	*mnt = child.mnt;
 	path_put(&up);
 	path_put(&child);
 	return off;
 }
 
+/*
+ * The offset, where two mounts at least measure it alike and none
+ * differs; each mount counts once, however many names it is found by.
+ */
 static void ns_probe_mounts_rcu(void)
 {
+	struct vfsmount *seen[ARRAY_SIZE(ns_calibration_mounts)];
 	long off = -1, again;
-	int i;
+	int i, j;
 
 	if (!ns_ksyms[NS_SYM_LOOKUP_MNT].usable) {
 		ns_mounts_rcu_why = "__lookup_mnt-not-callable";
@@ -1281,22 +1292,30 @@ static void ns_probe_mounts_rcu(void)
 		ns_mounts_rcu_why = "mount_lock-not-readable";
 		return;
 	}
-	for (i = 0; i < ARRAY_SIZE(ns_calibration_mounts) && off < 0; i++)
-		off = ns_measure_mnt_offset(ns_calibration_mounts[i]);
-	if (off < 0) {
-		ns_mounts_rcu_why = "no-mount-to-measure-struct-mount-by";
-		return;
-	}
-	ns_mnt_offset_mounts = 1;
-	/* a second mount must agree, where the namespace has one */
-	for (; i < ARRAY_SIZE(ns_calibration_mounts); i++) {
-		again = ns_measure_mnt_offset(ns_calibration_mounts[i]);
-		if (again >= 0 && again != off) {
+	ns_mnt_offset_mounts = 0;
+	for (i = 0; i < ARRAY_SIZE(ns_calibration_mounts); i++) {
+		again = ns_measure_mnt_offset(ns_calibration_mounts[i],
+					      &seen[ns_mnt_offset_mounts]);
+		if (again < 0)
+			continue;
+		if (off >= 0 && again != off) {
 			ns_mounts_rcu_why = "struct-mount-offsets-disagree";
 			return;
 		}
-		if (again >= 0)
+		off = again;
+		for (j = 0; j < ns_mnt_offset_mounts; j++)
+			if (seen[j] == seen[ns_mnt_offset_mounts])
+				break;
+		if (j == ns_mnt_offset_mounts)
 			ns_mnt_offset_mounts++;
+	}
+	if (!ns_mnt_offset_mounts) {
+		ns_mounts_rcu_why = "no-mount-to-measure-struct-mount-by";
+		return;
+	}
+	if (ns_mnt_offset_mounts < 2) {
+		ns_mounts_rcu_why = "struct-mount-offset-unconfirmed";
+		return;
 	}
 	if (off > 256 || off % sizeof(long)) {
 		ns_mounts_rcu_why = "struct-mount-offset-implausible";

@@ -15,7 +15,7 @@ loaded() { grep -q '^namei_shadow ' /proc/modules; }
 ksym_lines() { grep -E '^(ksym|export) ' "$dir/features"; }
 
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 10
 
 if insmod "$ko" && loaded; then
 	ktap_test_pass "insmod loads the module as namei_shadow"
@@ -79,6 +79,28 @@ for mode in full within-mount off; do
 done
 [ -n "$full_usable" ] || { modes_ok=false; echo "# no mounts_rcu line in features"; }
 ktap_test_result "rcu=full|within-mount|off load, and features says so" $modes_ok
+
+# The struct mount offset needs two mounts that agree.  Loaded from a
+# mount namespace where /proc is the only mount it measures by (the
+# others unmounted there), RCU mode stays within its mounts.
+if [ "$full_usable" = y ]; then
+	unshare -m sh -c 'mount --make-rprivate / &&
+		for m in /tmp /run /dev /sys; do
+			while mountpoint -q $m; do umount -l $m || exit 1; done
+		done && exec insmod "$1"' sh "$ko"
+	line=$(grep '^mounts_rcu ' "$dir/features")
+	mode=$(grep '^rcu ' "$dir/features")
+	rmmod namei_shadow
+	case "$line/$mode" in
+	"mounts_rcu usable=n why=struct-mount-offset-unconfirmed "*"measured_on=1/rcu mode=within-mount "*)
+		ktap_test_pass "one mount to measure struct mount by: no RCU mount crossing" ;;
+	*)
+		echo "# features says: $line / $mode"
+		ktap_test_fail "one mount to measure struct mount by: no RCU mount crossing" ;;
+	esac
+else
+	ktap_test_skip "one mount to measure struct mount by: mounts_rcu is not usable here at all"
+fi
 
 dmesg -C
 if insmod "$ko" rcu=bogus 2>/dev/null; then
