@@ -73,6 +73,7 @@ enum ns_ksym_id {
 	NS_SYM_DENTRY_HASHTABLE,
 	NS_SYM_D_HASH_SHIFT,
 	NS_SYM_PROTECTED_SYMLINKS,
+	NS_SYM_SECURITY_FOLLOW_LINK,
 	NS_SYM_NR
 };
 
@@ -90,6 +91,8 @@ static struct ns_ksym ns_ksyms[NS_SYM_NR] = {
 	[NS_SYM_D_HASH_SHIFT]	= { "d_hash_shift", NS_KSYM_DATA },
 	[NS_SYM_PROTECTED_SYMLINKS] = { "sysctl_protected_symlinks",
 					NS_KSYM_DATA },
+	[NS_SYM_SECURITY_FOLLOW_LINK] = { "security_inode_follow_link",
+					  NS_KSYM_FUNC },
 };
 
 /*
@@ -112,7 +115,6 @@ static const struct ns_export ns_exports[] = {
 	NS_EXPORT(follow_up),
 	NS_EXPORT(rename_lock),
 	NS_EXPORT(inode_permission),
-	NS_EXPORT(vfs_get_link),
 	NS_EXPORT(lockref_get_not_dead),
 	NS_EXPORT(full_name_hash),
 	NS_EXPORT(d_path),
@@ -500,6 +502,31 @@ int ns_vfs_protected_symlinks(bool may_sleep)
 	return val;
 }
 
+/*
+ * The LSM hook the kernel's pick_link calls before it reads a link's
+ * body: security_inode_follow_link() (SELinux, a BPF LSM program ...).
+ * Not exported: called through kallsyms where that is safe, else the
+ * walker goes on without it and says so.  @rcu: the caller is in RCU
+ * mode, and an LSM may answer -ECHILD.
+ */
+typedef int (*ns_follow_link_hook_t)(struct dentry *dentry,
+				     struct inode *inode, bool rcu);
+
+bool ns_vfs_lsm_follow_link_callable(void)
+{
+	return ns_ksyms[NS_SYM_SECURITY_FOLLOW_LINK].usable;
+}
+
+int ns_vfs_lsm_follow_link(struct dentry *dentry, struct inode *inode,
+			   bool rcu)
+{
+	struct ns_ksym *s = &ns_ksyms[NS_SYM_SECURITY_FOLLOW_LINK];
+
+	if (!s->usable)
+		return 0;
+	return ((ns_follow_link_hook_t)s->addr)(dentry, inode, rcu);
+}
+
 static void ns_probe_mounts_rcu(void);
 static long ns_mnt_offset = -1;		/* of the vfsmount in struct mount */
 static int ns_mnt_offset_mounts;	/* how many mounts measured it alike */
@@ -559,6 +586,9 @@ void ns_model_show_features(struct seq_file *m)
 	usable = ns_vfs_mounts_rcu_usable(&why);
 	seq_printf(m, "mounts_rcu usable=%s why=%s struct_mount_offset=%ld measured_on=%d\n",
 		   usable ? "y" : "n", why, ns_mnt_offset, ns_mnt_offset_mounts);
+	seq_printf(m, "lsm follow_link=%s why=%s\n",
+		   ns_vfs_lsm_follow_link_callable() ? "checked" : "unchecked",
+		   ns_ksyms[NS_SYM_SECURITY_FOLLOW_LINK].why ?: "not-looked-up");
 	seq_printf(m, "links string_fingerprints=%d magic_fingerprints=%d magic_rule=procfs-without-i_link\n",
 		   ns_string_links_found, ns_magic_links_found);
 	for (i = 0; i < ARRAY_SIZE(ns_exports); i++)

@@ -139,6 +139,7 @@ struct ns_step {
 	bool magic;
 	bool jump_root;
 	bool seq_retry;
+	bool lsm_unchecked;	/* security_inode_follow_link not asked */
 	bool shown;
 	u8 mode;		/* the walk's mode as the step began */
 };
@@ -514,6 +515,8 @@ static void ns_step_end(struct nameidata *nd, int err)
 		ns_puts(sb, " jump=root");
 	if (st->magic)
 		ns_puts(sb, " magic=kernel");
+	if (st->lsm_unchecked)
+		ns_puts(sb, " lsm=unchecked");
 	if (st->seq_retry)
 		ns_puts(sb, " seq_retry=y");
 	if (err) {
@@ -1225,6 +1228,38 @@ static const char *ns_link_body(struct nameidata *nd, const char *res)
 }
 
 /*
+ * security_inode_follow_link, which pick_link asks before it reads a
+ * link's body.  Where the module cannot call it (`features`: lsm
+ * follow_link=unchecked) the walk goes on without it and the step says
+ * so (lsm=unchecked).  In RCU mode an LSM may answer -ECHILD.
+ */
+static int may_follow_link_lsm(struct nameidata *nd, struct dentry *dentry,
+			       struct inode *inode)
+{
+	if (!ns_vfs_lsm_follow_link_callable()) {
+		nd->step.lsm_unchecked = true;
+		return 0;
+	}
+	return ns_vfs_lsm_follow_link(dentry, inode, nd->mode == NS_MODE_RCU);
+}
+
+/*
+ * The body ->get_link gave, or none: NULL is a pure jump, made by the
+ * filesystem itself (nd_jump_link, magic links' way) -- the link is
+ * done with and the walk goes on from wherever that left it.
+ */
+static const char *ns_link_got(struct nameidata *nd, const char *res)
+{
+	if (IS_ERR(res))
+		return res;
+	if (!res) {
+		put_link(nd);
+		return NULL;
+	}
+	return ns_link_body(nd, res);
+}
+
+/*
  * pick_link in RCU mode.  It stays in RCU mode for what can be done
  * without blocking or references: a body the filesystem keeps inline
  * (i_link) or gives without a dentry (->get_link(NULL, ...)), no atime
@@ -1240,6 +1275,7 @@ static const char *pick_link_rcu(struct nameidata *nd, const struct path *found,
 	DEFINE_DELAYED_CALL(done);
 	struct ns_saved *last;
 	const char *body;
+	int err;
 
 	if (nd->total_link_count >= NS_MAXSYMLINKS) {
 		nd->total_link_count++;
@@ -1255,9 +1291,12 @@ static const char *pick_link_rcu(struct nameidata *nd, const struct path *found,
 		return "nosymfollow";
 	if (ns_vfs_atime_needs_update(link.mnt, inode))
 		return "atime";
-	if (reserve_stack(nd))
+	err = may_follow_link_lsm(nd, link.dentry, inode);
+	if (err == -ECHILD)
+		return "lsm";
+	if (!err && reserve_stack(nd))
 		return "alloc";
-	body = READ_ONCE(inode->i_link);
+	body = err ? ERR_PTR(err) : READ_ONCE(inode->i_link);
 	if (!body) {
 		body = inode->i_op->get_link(NULL, inode, &done);
 		if (body == ERR_PTR(-ECHILD))
@@ -1275,7 +1314,7 @@ static const char *pick_link_rcu(struct nameidata *nd, const struct path *found,
 	last->seq = nd->next_seq;
 	last->name = NULL;
 	last->done = done;
-	*res = ns_link_body(nd, body);
+	*res = ns_link_got(nd, body);
 	return NULL;
 }
 
@@ -1422,14 +1461,14 @@ static const char *pick_link(struct nameidata *nd, struct path *link,
 	clear_delayed_call(&last->done);
 	last->name = NULL;
 	touch_atime(&last->link);
+	err = may_follow_link_lsm(nd, link->dentry, inode);
+	if (err)
+		return ERR_PTR(err);
 
 	res = READ_ONCE(inode->i_link);
-	if (!res) {
-		res = vfs_get_link(link->dentry, &last->done);
-		if (IS_ERR(res))
-			return res;
-	}
-	return ns_link_body(nd, res);
+	if (!res)
+		res = inode->i_op->get_link(link->dentry, inode, &last->done);
+	return ns_link_got(nd, res);
 
 refuse:
 	path_put(link);
@@ -2879,7 +2918,7 @@ static bool ns_same_answer(const struct ns_answer *x, const struct ns_answer *y)
 /* Why walks left RCU mode or started again, counted by name. */
 static const char *const ns_reasons[] = {
 	"miss", "revalidate", "permission", "mount", "mount-up", "link", "magic", "atime",
-	"alloc", "enotdir", "protected", "nosymfollow", "create", "mountpoint",
+	"lsm", "alloc", "enotdir", "protected", "nosymfollow", "create", "mountpoint",
 	"dseq", "legitimize", "root-seq", "disconnected",
 	"estale", "echild",
 };

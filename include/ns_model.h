@@ -69,6 +69,9 @@ struct dentry *ns_vfs_lookup_slow(struct dentry *dir, const struct qstr *name,
 bool ns_vfs_connected(struct vfsmount *mnt, struct dentry *dentry);
 bool ns_vfs_is_string_link(const struct inode *inode);
 bool ns_vfs_is_magic_link(const struct inode *inode);
+bool ns_vfs_lsm_follow_link_callable(void);
+int ns_vfs_lsm_follow_link(struct dentry *dentry, struct inode *inode,
+			   bool rcu);
 int ns_vfs_magic_jump(const struct path *dir, const struct qstr *name,
 		      struct path *res);
 

@@ -24,13 +24,13 @@ static const char * const wanted_ksyms[] = {
 	"kallsyms_lookup_name", "__d_lookup_rcu", "__lookup_mnt",
 	"__legitimize_mnt", "nd_jump_link", "may_follow_link",
 	"mount_lock", "dentry_hashtable", "d_hash_shift",
-	"sysctl_protected_symlinks",
+	"sysctl_protected_symlinks", "security_inode_follow_link",
 };
 
 static const char * const wanted_exports[] = {
 	"d_lookup", "d_alloc_parallel", "kern_path", "vfs_path_lookup",
 	"follow_down_one", "follow_up", "rename_lock", "inode_permission",
-	"vfs_get_link", "lockref_get_not_dead", "full_name_hash", "d_path",
+	"lockref_get_not_dead", "full_name_hash", "d_path",
 };
 
 static char *read_all(const char *path)

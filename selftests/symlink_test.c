@@ -477,6 +477,167 @@ TEST_F(links, resolve)
 }
 
 /* ------------------------------------------------------------------ */
+/* What an LSM or a filesystem may answer otherwise                    */
+
+/*
+ * A scratch tmpfs on /tmp in a mount namespace of the test's own, with
+ * ns_test_override opened first (it may live under /tmp) as @ko.
+ */
+static void override_scratch(struct __test_metadata *_metadata, int *ko, int *fd)
+{
+	const char *mods = getenv("NS_TESTMODS");
+	char name[PATH_MAX];
+
+	ASSERT_NE(NULL, mods) TH_LOG("NS_TESTMODS is not set (run_tests.sh sets it)");
+	snprintf(name, sizeof(name), "%s/ns_test_override.ko", mods);
+	*ko = open(name, O_RDONLY);
+	ASSERT_LE(0, *ko) TH_LOG("%s: %s", name, strerror(errno));
+	*fd = open(RESOLVE, O_RDWR);
+	ASSERT_LE(0, *fd);
+	ASSERT_EQ(0, unshare(CLONE_NEWNS));
+	ASSERT_EQ(0, mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	ASSERT_EQ(0, mount("nsl-override", "/tmp", "tmpfs", 0, NULL));
+}
+
+/* @func answers @ret for the inode at @path, until rmmod. */
+static void override(struct __test_metadata *_metadata, int ko, const char *func,
+		     const char *path, int ret)
+{
+	char cmd[PATH_MAX + 128];
+
+	snprintf(cmd, sizeof(cmd), "insmod /proc/self/fd/%d func=%s path=%s ret=%d",
+		 ko, func, path, ret);
+	ASSERT_EQ(0, system(cmd));
+}
+
+/* How many calls were changed; unloads the module. */
+static int override_done(struct __test_metadata *_metadata)
+{
+	FILE *f = fopen("/sys/module/ns_test_override/parameters/fired", "r");
+	int n = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	EXPECT_EQ(0, system("rmmod ns_test_override"));
+	return n;
+}
+
+/* Does the module say it asks security_inode_follow_link? */
+static int lsm_checked(void)
+{
+	FILE *f = fopen(NS_DIR "/features", "r");
+	char line[256];
+	int checked = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "lsm follow_link=", 16))
+			checked = !strncmp(line + 16, "checked ", 8);
+	fclose(f);
+	return checked;
+}
+
+/*
+ * An LSM that refuses to follow one link (security_inode_follow_link
+ * answers EACCES, as SELinux or a BPF LSM program may): the kernel's
+ * walk fails there, and so must the shadow's, in RCU mode and in REF
+ * mode; a name that does not follow it is not refused.  Where the
+ * module cannot ask the hook, it must say so on the step.
+ */
+TEST(lsm_refuses_to_follow_a_link)
+{
+	static const char *const reqs[] = {
+		"path=/tmp/l/dlnk", "first=shadow path=/tmp/l/dlnk",
+		"flags=follow,reval path=/tmp/l/dlnk", "path=/tmp/l/dlnk/f",
+		"first=shadow path=/tmp/l/dlnk/f",
+	};
+	int checked = lsm_checked();
+	struct result r;
+	unsigned int i;
+	int ko, fd;
+
+	ASSERT_NE(-1, checked) TH_LOG("no lsm line in features");
+	override_scratch(_metadata, &ko, &fd);
+	ASSERT_EQ(0, mkdir("/tmp/l", 0755));
+	mkfile("/tmp/l/f");
+	mklink(".", "/tmp/l/dlnk");
+	override(_metadata, ko, "security_inode_follow_link", "/tmp/l/dlnk", -EACCES);
+	for (i = 0; i < ARRAY_SIZE(reqs); i++) {
+		ASSERT_EQ(0, resolve(fd, reqs[i], &r));
+		EXPECT_STREQ("-EACCES", r.kernel_err) TH_LOG("%s", r.text);
+		if (checked) {
+			EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+			EXPECT_STREQ("-EACCES", r.shadow_err) TH_LOG("%s", r.text);
+		} else {
+			EXPECT_NE(NULL, strstr(r.text, " lsm=unchecked")) TH_LOG("%s", r.text);
+		}
+		result_free(&r);
+	}
+	ASSERT_EQ(0, resolve(fd, "flags=directory path=/tmp/l/dlnk", &r));
+	EXPECT_STREQ("match", r.verdict) TH_LOG("not followed, not refused:\n%s", r.text);
+	EXPECT_STREQ("-ENOTDIR", r.shadow_err) TH_LOG("%s", r.text);
+	result_free(&r);
+	EXPECT_LT(0, override_done(_metadata));
+	close(ko);
+	close(fd);
+	EXPECT_EQ(0, umount2("/tmp", 0));
+}
+
+/*
+ * A ->get_link that gives no body (NULL): the filesystem made the jump
+ * itself, as magic links do through nd_jump_link().  Made to happen on
+ * a tmpfs link long enough to live in a page (shmem_get_link; shorter
+ * bodies are inline), with no jump made: both walkers stay where the
+ * link is, in RCU mode (the page cached) and in REF mode.
+ */
+TEST(get_link_without_a_body)
+{
+	static const char *const reqs[] = {
+		"path=/tmp/g/long", "first=shadow path=/tmp/g/long",
+		"path=/tmp/g/long/d", "first=shadow path=/tmp/g/long/d",
+		"flags=follow,reval path=/tmp/g/long",
+	};
+	char body[256] = "";
+	struct stat g, d;
+	struct result r;
+	unsigned int i;
+	int ko, fd;
+
+	override_scratch(_metadata, &ko, &fd);
+	ASSERT_EQ(0, mkdir("/tmp/g", 0755));
+	ASSERT_EQ(0, mkdir("/tmp/g/d", 0755));
+	mkfile("/tmp/g/d/f");
+	while (strlen(body) < 160)
+		strcat(body, "./");
+	strcat(body, "d/f");
+	mklink(body, "/tmp/g/long");
+	ASSERT_EQ(0, stat("/tmp/g", &g));
+	ASSERT_EQ(0, stat("/tmp/g/d", &d));
+	override(_metadata, ko, "shmem_get_link", "/tmp/g/long", 0);
+	for (i = 0; i < ARRAY_SIZE(reqs); i++) {
+		ASSERT_EQ(0, resolve(fd, reqs[i], &r));
+		EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+		EXPECT_STREQ("0", r.shadow_err) TH_LOG("%s", r.text);
+		EXPECT_EQ((unsigned long)(strstr(reqs[i], "/d") ? d.st_ino : g.st_ino), r.ino)
+			TH_LOG("%s", r.text);
+		result_free(&r);
+	}
+	EXPECT_LE((int)ARRAY_SIZE(reqs), override_done(_metadata));
+	/* its body again, once the filesystem gives it */
+	ASSERT_EQ(0, resolve(fd, "path=/tmp/g/long", &r));
+	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+	EXPECT_STREQ("reg", r.type) TH_LOG("%s", r.text);
+	result_free(&r);
+	close(ko);
+	close(fd);
+	EXPECT_EQ(0, umount2("/tmp", 0));
+}
+
+/* ------------------------------------------------------------------ */
 /* An empty body: a jump that does not move                            */
 
 /*
