@@ -2238,10 +2238,9 @@ out:
 	return res;
 }
 
-/* open_last_lookups, dry: how the last component is found or created. */
-static const char *open_last_lookups(struct nameidata *nd, struct ns_open *op)
+/* The last component of an open: found, or created where it may be. */
+static const char *open_last_component(struct nameidata *nd, struct ns_open *op)
 {
-	nd->flags |= op->intent;
 	if (nd->last_type != NS_LAST_NORM || !(op->open_flag & O_CREAT)) {
 		if (nd->last_type == NS_LAST_NORM && nd->last.name[nd->last.len])
 			nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;
@@ -2255,6 +2254,23 @@ static const char *open_last_lookups(struct nameidata *nd, struct ns_open *op)
 	if (!op->last)
 		return ERR_PTR(-ENOMEM);
 	return open_create_last(nd, op);
+}
+
+/*
+ * open_last_lookups, dry: the last component with the open's intent.
+ * A trailing link's body is walked without it -- the filesystem is not
+ * told "open" or "create" of the body's directories -- and gets it back
+ * at the body's own last component.
+ */
+static const char *open_last_lookups(struct nameidata *nd, struct ns_open *op)
+{
+	const char *res;
+
+	nd->flags |= op->intent;
+	res = open_last_component(nd, op);
+	if (res)
+		nd->flags &= ~(LOOKUP_OPEN | LOOKUP_CREATE | LOOKUP_EXCL);
+	return res;
 }
 
 /*

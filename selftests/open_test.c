@@ -524,6 +524,72 @@ TEST_F(divergence, named)
 	EXPECT_EQ(0, umount2(O "/nosym", 0));
 }
 
+/* The count in /sys/module/ns_test_lookup_flags/parameters/@what. */
+static int lookup_flags_count(const char *what)
+{
+	char name[128];
+	FILE *f;
+	int n = -1;
+
+	snprintf(name, sizeof(name), "/sys/module/ns_test_lookup_flags/parameters/%s", what);
+	f = fopen(name, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &n) != 1)
+		n = -1;
+	fclose(f);
+	return n;
+}
+
+/*
+ * A trailing link's body is walked without the open's intent: the
+ * kernel's open_last_lookups drops LOOKUP_OPEN, LOOKUP_CREATE and
+ * LOOKUP_EXCL once step_into() hands it a body, so the filesystem is
+ * not told "open" or "create" of the body's own directories (the final
+ * name gets them again).  ns_test_lookup_flags counts what tmpfs's
+ * lookup of the body's first name is told; the shadow walks first.
+ */
+TEST(link_body_walked_without_the_open_intent)
+{
+	static const char *const reqs[] = {
+		"first=shadow mode=open path=/tmp/i/lnk",
+		"first=shadow mode=open flags=rdwr path=/tmp/i/lnk",
+		"first=shadow mode=open flags=creat path=/tmp/i/lnk",
+		"first=shadow mode=open flags=creat,excl path=/tmp/i/dlnk/new",
+	};
+	const char *mods = getenv("NS_TESTMODS");
+	char cmd[PATH_MAX + 128];
+	struct result r;
+	unsigned int i;
+	int fd, ko;
+
+	ASSERT_NE(NULL, mods) TH_LOG("NS_TESTMODS is not set (run_tests.sh sets it)");
+	snprintf(cmd, sizeof(cmd), "%s/ns_test_lookup_flags.ko", mods);
+	ko = open(cmd, O_RDONLY);
+	ASSERT_LE(0, ko) TH_LOG("%s: %s", cmd, strerror(errno));
+	fd = open(RESOLVE, O_RDWR);
+	ASSERT_LE(0, fd);
+	enter_scratch_namespace("nso-intent");
+	ASSERT_EQ(0, mkdir("/tmp/i", 0755));
+	ASSERT_EQ(0, symlink("gone/x", "/tmp/i/lnk"));
+	ASSERT_EQ(0, symlink("gone", "/tmp/i/dlnk"));
+	snprintf(cmd, sizeof(cmd), "insmod /proc/self/fd/%d name=gone", ko);
+	ASSERT_EQ(0, system(cmd));
+	for (i = 0; i < ARRAY_SIZE(reqs); i++) {
+		ASSERT_EQ(0, resolve(fd, reqs[i], &r));
+		EXPECT_STREQ("-ENOENT", r.shadow_err) TH_LOG("%s", r.text);
+		EXPECT_STRNE("mismatch", r.verdict) TH_LOG("%s", r.text);
+		result_free(&r);
+	}
+	EXPECT_LE(1, lookup_flags_count("calls"));
+	EXPECT_EQ(0, lookup_flags_count("with_intent"))
+		TH_LOG("tmpfs was told of an open intent on a link body's directory");
+	EXPECT_EQ(0, system("rmmod ns_test_lookup_flags"));
+	close(ko);
+	close(fd);
+	EXPECT_EQ(0, umount2("/tmp", 0));
+}
+
 TEST(open_only_flags_refused_elsewhere)
 {
 	int fd = open(RESOLVE, O_RDWR);
