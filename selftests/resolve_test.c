@@ -741,6 +741,77 @@ TEST(reval_flag)
 }
 
 /*
+ * On a disk filesystem (ext4 on a loop device): mountpoint mode as the
+ * running kernel walks it (trailing slashes, LOOKUP_DIRECTORY, a
+ * trailing link, the mounts on a name, ".." out of one), and opens
+ * relative to an at= fd -- each checked against the kernel's own
+ * answer ("match") and the expected errno.
+ */
+TEST(disk_filesystem_mountpoint_and_open_at)
+{
+	static const struct {
+		const char *req;
+		const char *err;
+	} cases[] = {
+		{ "mode=mountpoint path=/tmp/nsx/e", "0" },
+		{ "mode=mountpoint path=/tmp/nsx/e/dir", "0" },
+		{ "mode=mountpoint path=/tmp/nsx/e/dir/file", "0" },
+		{ "mode=mountpoint path=/tmp/nsx/e/dir/file/", "-ENOTDIR" },
+		{ "mode=mountpoint flags=directory path=/tmp/nsx/e/dir/file", "-ENOTDIR" },
+		{ "mode=mountpoint path=/tmp/nsx/e/dir/missing", "-ENOENT" },
+		{ "mode=mountpoint path=/tmp/nsx/e/lnk", "0" },
+		{ "mode=mountpoint flags=nofollow path=/tmp/nsx/e/lnk", "0" },
+		{ "mode=mountpoint path=/tmp/nsx/e/lnk/", "0" },
+		{ "mode=mountpoint path=/tmp/nsx/e/mnt", "0" },
+		{ "mode=mountpoint path=/tmp/nsx/e/mnt/..", "0" },
+		{ "mode=mountpoint path=/tmp/nsx/e/..", "0" },
+		{ "mode=open at=%d path=dir/file", "0" },
+		{ "mode=open at=%d flags=wronly path=dir", "-EISDIR" },
+		{ "mode=open at=%d flags=directory path=dir/file", "-ENOTDIR" },
+		{ "mode=open at=%d path=dir/missing", "-ENOENT" },
+		{ "mode=open at=%d path=lnk/file", "0" },
+		{ "mode=open at=%d flags=nofollow path=lnk", "-ELOOP" },
+		{ "mode=open at=%d path=..", "0" },
+		{ "mode=open at=%d flags=empty path=", "0" },
+		{ "lookup at=%d path=mnt/..", "0" },
+	};
+	char req[256];
+	struct result r;
+	unsigned int i;
+	int fd, at;
+
+	if (access("/sys/block", F_OK))
+		SKIP(return, "no block layer in this kernel (CONFIG_BLOCK off)");
+	fd = open(RESOLVE, O_RDWR);
+	ASSERT_LE(0, fd);
+	enter_scratch_namespace("nsx");
+	mkdir_p("/tmp/nsx", 0755);
+	mkdir_p("/tmp/nsx/e", 0755);
+	mount_ext4("/tmp/nsx/img", "/tmp/nsx/e");
+	mkdir_p("/tmp/nsx/e/dir", 0755);
+	mkfile("/tmp/nsx/e/dir/file");
+	mklink("dir", "/tmp/nsx/e/lnk");
+	mkdir_p("/tmp/nsx/e/mnt", 0755);
+	ASSERT_EQ(0, mount("nsx-mnt", "/tmp/nsx/e/mnt", "tmpfs", 0, NULL));
+	at = open("/tmp/nsx/e", O_PATH | O_DIRECTORY);
+	ASSERT_LE(0, at);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		snprintf(req, sizeof(req), cases[i].req, at);
+		if (!strncmp(req, "lookup ", 7))
+			memmove(req, req + 7, strlen(req + 7) + 1);
+		ASSERT_EQ(0, resolve(fd, req, &r));
+		EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+		EXPECT_STREQ(cases[i].err, r.shadow_err) TH_LOG("%s", r.text);
+		result_free(&r);
+	}
+	close(at);
+	EXPECT_EQ(0, umount2("/tmp/nsx/e/mnt", 0));
+	EXPECT_EQ(0, umount2("/tmp/nsx/e", 0)) TH_LOG("a reference to ext4 stayed");
+	EXPECT_EQ(0, umount2("/tmp", 0));
+	close(fd);
+}
+
+/*
  * Mountpoint mode: the running kernel walks LOOKUP_MOUNTPOINT as
  * path_lookupat ("file/" is ENOTDIR); 4.2's path_mountpoint took the
  * file.  semantics=4.2 answers as 4.2, and names the divergence.
