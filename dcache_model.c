@@ -201,12 +201,47 @@ static unsigned long ns_kprobe_symbol(const char *name)
 	return ns_symbol_start(addr, name);
 }
 
+/* ksym_hide=: the internals the module does without, comma-separated. */
+static const char *ns_ksym_hide = "";
+
+/* Is @name in the comma-separated @list? */
+static bool ns_name_listed(const char *list, const char *name)
+{
+	size_t len = strlen(name), n;
+
+	while (*list) {
+		n = strcspn(list, ",");
+		if (n == len && !strncmp(list, name, len))
+			return true;
+		list += n + (list[n] == ',');
+	}
+	return false;
+}
+
+/* Each name in @hide, once, is one the module looks up (features' ksym lines). */
+int ns_model_check_hide(const char *hide)
+{
+	int items = *hide ? 1 : 0, listed = 0, i;
+	const char *p;
+
+	for (p = hide; *p; p++)
+		items += *p == ',';
+	for (i = 0; i < NS_SYM_NR; i++)
+		listed += ns_name_listed(hide, ns_ksyms[i].name);
+	return listed == items ? 0 : -EINVAL;
+}
+
 /* Decide what a found symbol may be used for, and why. */
 static void ns_ksym_judge(struct ns_ksym *s)
 {
 	u8 probe;
 
 	s->usable = false;
+	if (ns_name_listed(ns_ksym_hide, s->name)) {
+		s->addr = 0;
+		s->why = "hidden-by-ksym_hide";
+		return;
+	}
 	if (!s->addr) {
 		s->why = "not-found";
 		return;
@@ -531,10 +566,11 @@ static void ns_probe_mounts_rcu(void);
 static long ns_mnt_offset = -1;		/* of the vfsmount in struct mount */
 static int ns_mnt_offset_mounts;	/* how many mounts measured it alike */
 
-int ns_model_init(enum ns_ksym_source src)
+int ns_model_init(enum ns_ksym_source src, const char *hide)
 {
 	int err;
 
+	ns_ksym_hide = hide;
 	ns_record_links();
 	ns_probe_creat_directory();
 

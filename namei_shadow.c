@@ -51,6 +51,11 @@ module_param(ksym_source, charp, 0444);
 MODULE_PARM_DESC(ksym_source,
 		 "how kallsyms_lookup_name is called: auto (default), or gate (through a kprobe, safe under IBT)");
 
+static char *ksym_hide = "";
+module_param(ksym_hide, charp, 0444);
+MODULE_PARM_DESC(ksym_hide,
+		 "kernel internals (features' ksym names, comma-separated) to do without, as on a kernel that lacks them: the walker's fallbacks");
+
 static char *rcu = "auto";
 module_param(rcu, charp, 0444);
 MODULE_PARM_DESC(rcu,
@@ -4109,6 +4114,12 @@ static int __init namei_shadow_init(void)
 		pr_err("ksym_source=%s: must be auto or gate\n", ksym_source);
 		return -EINVAL;
 	}
+	err = ns_model_check_hide(ksym_hide);
+	if (err) {
+		pr_err("ksym_hide=%s: each name once, and one of the ksym lines of features\n",
+		       ksym_hide);
+		return err;
+	}
 	if (strcmp(rcu, "auto") && strcmp(rcu, "full") &&
 	    strcmp(rcu, "within-mount") && strcmp(rcu, "off")) {
 		pr_err("rcu=%s: must be auto, full, within-mount or off\n", rcu);
@@ -4122,7 +4133,7 @@ static int __init namei_shadow_init(void)
 		return PTR_ERR(ns_debugfs_dir);
 	}
 
-	err = ns_model_init(src);
+	err = ns_model_init(src, ksym_hide);
 	if (err) {
 		debugfs_remove_recursive(ns_debugfs_dir);
 		return err;

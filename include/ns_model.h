@@ -23,7 +23,8 @@ enum ns_ksym_source {
 	NS_KSYM_SRC_GATE,	/* through the kprobe call gate */
 };
 
-int ns_model_init(enum ns_ksym_source src);
+int ns_model_check_hide(const char *hide);
+int ns_model_init(enum ns_ksym_source src, const char *hide);
 void ns_model_exit(void);
 void ns_model_show_features(struct seq_file *m);
 

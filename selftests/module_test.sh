@@ -15,7 +15,7 @@ loaded() { grep -q '^namei_shadow ' /proc/modules; }
 ksym_lines() { grep -E '^(ksym|export) ' "$dir/features"; }
 
 ktap_print_header
-ktap_set_plan 10
+ktap_set_plan 12
 
 if insmod "$ko" && loaded; then
 	ktap_test_pass "insmod loads the module as namei_shadow"
@@ -100,6 +100,51 @@ if [ "$full_usable" = y ]; then
 	esac
 else
 	ktap_test_skip "one mount to measure struct mount by: mounts_rcu is not usable here at all"
+fi
+
+# ksym_hide= does without a kernel internal, as on a kernel that lacks
+# it.  Without fs.protected_symlinks' variable the walker reads the
+# sysctl file, which may sleep: never in RCU mode, where a trailing link
+# unlazies ("protected") for REF mode to read it.  (Read in RCU mode, it
+# slept under rcu_read_lock.)
+resolve_req() {
+	python3 -c 'import os, sys
+fd = os.open(sys.argv[1], os.O_RDWR)
+os.write(fd, sys.argv[2].encode())
+print(os.pread(fd, 65536, 0).decode())' "$dir/resolve" "$1"
+}
+if insmod "$ko" ksym_hide=sysctl_protected_symlinks; then
+	scratch=$(mktemp -d)
+	ln -s . "$scratch/lnk"
+	# from a tmpfs directory: the 9p root's names unlazy ("revalidate")
+	(cd "$scratch" && resolve_req "path=lnk") >/dev/null
+	out=$(cd "$scratch" && resolve_req "path=lnk")
+	hidden=$(grep '^ksym sysctl_protected_symlinks ' "$dir/features")
+	rcu_on=$(grep -c '^rcu mode=\(full\|within-mount\) ' "$dir/features")
+	rmmod namei_shadow
+	rm -rf "$scratch"
+	want="unlazy=protected@"
+	[ "$rcu_on" = 1 ] || want="unlazy=none"
+	case "$hidden" in
+	*" found=n "*"why=hidden-by-ksym_hide") ;;
+	*) out="$out (features: $hidden)"; want="hidden-by-ksym_hide" ;;
+	esac
+	if grep -q '^verdict match' <<<"$out" && grep -q "^walk .*$want" <<<"$out"; then
+		ktap_test_pass "without the protected_symlinks variable, RCU mode unlazies to read the sysctl"
+	else
+		sed 's/^/# /' <<<"$out"
+		ktap_test_fail "without the protected_symlinks variable, RCU mode unlazies to read the sysctl"
+	fi
+else
+	ktap_test_fail "without the protected_symlinks variable, RCU mode unlazies to read the sysctl"
+fi
+dmesg -C
+if insmod "$ko" ksym_hide=sysctl_protected_symlinks,no_such_symbol 2>/dev/null; then
+	rmmod namei_shadow
+	ktap_test_fail "a ksym_hide= naming no internal is refused"
+else
+	ktap_test_result "a ksym_hide= naming no internal is refused with a message, leaving nothing behind" \
+		eval 'dmesg | grep -q "ksym_hide=.*: each name once" && ! loaded'
 fi
 
 dmesg -C
