@@ -231,6 +231,45 @@ static inline void mount_ext4(const char *image, const char *dir)
 	must(!system(cmd), "ext4 on a loop device");
 }
 
+/*
+ * The test-only module @name's .ko (NS_TESTMODS, set by run_tests.sh),
+ * opened before a scratch tmpfs on /tmp can hide it, for
+ * "insmod /proc/self/fd/N"; -1, with a message, if it cannot be.
+ */
+static inline int open_test_module(const char *name)
+{
+	const char *mods = getenv("NS_TESTMODS");
+	char path[PATH_MAX];
+	int fd;
+
+	if (!mods) {
+		fprintf(stderr, "# NS_TESTMODS is not set (run_tests.sh sets it)\n");
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/%s.ko", mods, name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		fprintf(stderr, "# %s: %s\n", path, strerror(errno));
+	return fd;
+}
+
+/* The integer parameter @param of the loaded module @module, or -1. */
+static inline int module_param_int(const char *module, const char *param)
+{
+	char path[256];
+	FILE *f;
+	int n = -1;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", module, param);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &n) != 1)
+		n = -1;
+	fclose(f);
+	return n;
+}
+
 /* Unmount @n scratch mounts, in order; 1 if any stayed (a leaked reference). */
 static inline int unmount_all(const char *const *mounts, size_t n)
 {

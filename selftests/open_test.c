@@ -524,23 +524,6 @@ TEST_F(divergence, named)
 	EXPECT_EQ(0, umount2(O "/nosym", 0));
 }
 
-/* The count in /sys/module/ns_test_lookup_flags/parameters/@what. */
-static int lookup_flags_count(const char *what)
-{
-	char name[128];
-	FILE *f;
-	int n = -1;
-
-	snprintf(name, sizeof(name), "/sys/module/ns_test_lookup_flags/parameters/%s", what);
-	f = fopen(name, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &n) != 1)
-		n = -1;
-	fclose(f);
-	return n;
-}
-
 /*
  * A trailing link's body is walked without the open's intent: the
  * kernel's open_last_lookups drops LOOKUP_OPEN, LOOKUP_CREATE and
@@ -557,16 +540,13 @@ TEST(link_body_walked_without_the_open_intent)
 		"first=shadow mode=open flags=creat path=/tmp/i/lnk",
 		"first=shadow mode=open flags=creat,excl path=/tmp/i/dlnk/new",
 	};
-	const char *mods = getenv("NS_TESTMODS");
-	char cmd[PATH_MAX + 128];
+	int ko = open_test_module("ns_test_lookup_flags");
+	char cmd[64];
 	struct result r;
 	unsigned int i;
-	int fd, ko;
+	int fd;
 
-	ASSERT_NE(NULL, mods) TH_LOG("NS_TESTMODS is not set (run_tests.sh sets it)");
-	snprintf(cmd, sizeof(cmd), "%s/ns_test_lookup_flags.ko", mods);
-	ko = open(cmd, O_RDONLY);
-	ASSERT_LE(0, ko) TH_LOG("%s: %s", cmd, strerror(errno));
+	ASSERT_LE(0, ko);
 	fd = open(RESOLVE, O_RDWR);
 	ASSERT_LE(0, fd);
 	enter_scratch_namespace("nso-intent");
@@ -581,8 +561,8 @@ TEST(link_body_walked_without_the_open_intent)
 		EXPECT_STRNE("mismatch", r.verdict) TH_LOG("%s", r.text);
 		result_free(&r);
 	}
-	EXPECT_LE(1, lookup_flags_count("calls"));
-	EXPECT_EQ(0, lookup_flags_count("with_intent"))
+	EXPECT_LE(1, module_param_int("ns_test_lookup_flags", "calls"));
+	EXPECT_EQ(0, module_param_int("ns_test_lookup_flags", "with_intent"))
 		TH_LOG("tmpfs was told of an open intent on a link body's directory");
 	EXPECT_EQ(0, system("rmmod ns_test_lookup_flags"));
 	close(ko);

@@ -485,13 +485,8 @@ TEST_F(links, resolve)
  */
 static void override_scratch(struct __test_metadata *_metadata, int *ko, int *fd)
 {
-	const char *mods = getenv("NS_TESTMODS");
-	char name[PATH_MAX];
-
-	ASSERT_NE(NULL, mods) TH_LOG("NS_TESTMODS is not set (run_tests.sh sets it)");
-	snprintf(name, sizeof(name), "%s/ns_test_override.ko", mods);
-	*ko = open(name, O_RDONLY);
-	ASSERT_LE(0, *ko) TH_LOG("%s: %s", name, strerror(errno));
+	*ko = open_test_module("ns_test_override");
+	ASSERT_LE(0, *ko);
 	*fd = open(RESOLVE, O_RDWR);
 	ASSERT_LE(0, *fd);
 	ASSERT_EQ(0, unshare(CLONE_NEWNS));
@@ -513,14 +508,8 @@ static void override(struct __test_metadata *_metadata, int ko, const char *func
 /* How many calls were changed; unloads the module. */
 static int override_done(struct __test_metadata *_metadata)
 {
-	FILE *f = fopen("/sys/module/ns_test_override/parameters/fired", "r");
-	int n = -1;
+	int n = module_param_int("ns_test_override", "fired");
 
-	if (f) {
-		if (fscanf(f, "%d", &n) != 1)
-			n = -1;
-		fclose(f);
-	}
 	EXPECT_EQ(0, system("rmmod ns_test_override"));
 	return n;
 }
@@ -647,18 +636,15 @@ TEST(get_link_without_a_body)
  */
 TEST(empty_body)
 {
-	const char *mods = getenv("NS_TESTMODS");
+	/* the module may live under /tmp, which the scratch tmpfs will hide */
+	int ko = open_test_module("ns_test_emptylink");
 	char cmd[PATH_MAX + 128];
 	struct result r;
 	struct stat st, dir;
 	char dev[32];
-	int fd, ko;
+	int fd;
 
-	ASSERT_NE(NULL, mods) TH_LOG("NS_TESTMODS is not set (run_tests.sh sets it)");
-	/* the module may live under /tmp, which the scratch tmpfs will hide */
-	snprintf(cmd, sizeof(cmd), "%s/ns_test_emptylink.ko", mods);
-	ko = open(cmd, O_RDONLY);
-	ASSERT_LE(0, ko) TH_LOG("%s: %s", cmd, strerror(errno));
+	ASSERT_LE(0, ko);
 	fd = open(RESOLVE, O_RDWR);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, unshare(CLONE_NEWNS));

@@ -56,7 +56,7 @@ if [ "${NS_BREAK:-}" = dotdot ]; then
 	exit 0
 fi
 link_tree "$out/module" "$top" Kbuild namei_shadow.c dcache_model.c include
-link_tree "$out/testmods" "$top/selftests/modules" Kbuild $(cd "$top/selftests/modules" && ls ./*.c | sed 's|^\./||')
+link_tree "$out/testmods" "$top/selftests/modules" Kbuild $(cd "$top/selftests/modules" && ls ./*.[ch] | sed 's|^\./||')
 link_tree "$out/testmods" "$top" include
 build "$out/module"
 build "$out/testmods"

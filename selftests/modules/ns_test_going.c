@@ -16,6 +16,8 @@
 #include <linux/namei.h>
 #include <linux/string.h>
 
+#include "ns_test.h"
+
 static char *dir;
 module_param(dir, charp, 0444);
 MODULE_PARM_DESC(dir, "the directory holding the name");
@@ -29,19 +31,12 @@ MODULE_PARM_DESC(fired, "1 once the name was made to go");
 static struct path parent;
 static atomic_t armed = ATOMIC_INIT(1);
 
-static bool is_the_name(const struct dentry *dentry)
-{
-	return dentry && dentry->d_parent == parent.dentry &&
-		dentry->d_name.len == strlen(name) &&
-		!memcmp(dentry->d_name.name, name, dentry->d_name.len);
-}
-
 static int ns_test_going_found(struct kretprobe_instance *ri,
 			       struct pt_regs *regs)
 {
 	struct dentry *dentry = (struct dentry *)regs_return_value(regs);
 
-	if (!is_the_name(dentry) || !atomic_cmpxchg(&armed, 1, 0))
+	if (!ns_test_is_name(dentry, parent.dentry, name) || !atomic_cmpxchg(&armed, 1, 0))
 		return 0;
 	dont_mount(dentry);
 	d_drop(dentry);
