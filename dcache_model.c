@@ -582,10 +582,6 @@ int ns_model_init(enum ns_ksym_source src, const char *hide)
 	return 0;
 }
 
-void ns_model_exit(void)
-{
-}
-
 static void ns_show_ksym(struct seq_file *m, const struct ns_ksym *s)
 {
 	seq_printf(m, "ksym %s kind=%s found=%s", s->name,
@@ -1259,11 +1255,6 @@ static seqlock_t *ns_mount_lock(void)
 	struct ns_ksym *s = &ns_ksyms[NS_SYM_MOUNT_LOCK];
 
 	return s->usable ? (seqlock_t *)s->addr : NULL;
-}
-
-bool ns_vfs_mount_seq_readable(void)
-{
-	return ns_mount_lock();
 }
 
 void ns_vfs_seq_begin(struct ns_vfs_seq *seq)

@@ -67,13 +67,15 @@ MODULE_PARM_DESC(rcu,
 #define NS_MAXSYMLINKS		40
 #define NS_EMBEDDED_LEVELS	2
 
-/* What the last component is (4.2's LAST_*; LAST_BIND marks a jump). */
+/*
+ * What the last component is (4.2's LAST_*; its LAST_BIND, set by
+ * nd_jump_link, never is here: magic links are the kernel's to walk).
+ */
 enum ns_last_type {
 	NS_LAST_NORM,
 	NS_LAST_ROOT,
 	NS_LAST_DOT,
 	NS_LAST_DOTDOT,
-	NS_LAST_BIND,
 };
 
 static const char *const ns_last_names[] = {
@@ -81,7 +83,6 @@ static const char *const ns_last_names[] = {
 	[NS_LAST_ROOT] = "root",
 	[NS_LAST_DOT] = "dot",
 	[NS_LAST_DOTDOT] = "dotdot",
-	[NS_LAST_BIND] = "bind",
 };
 
 /* How the walk is being done. */
@@ -902,8 +903,8 @@ static int legitimize_mnt(struct nameidata *nd, struct vfsmount *mnt)
 }
 
 /* Bits of what an unlazy holds: bit i, link i; these two, the path and child. */
-#define NS_HELD_PATH	62
-#define NS_HELD_CHILD	63
+#define NS_HELD_PATH	NS_MAXSYMLINKS
+#define NS_HELD_CHILD	(NS_MAXSYMLINKS + 1)
 
 /*
  * legitimize_path: the mount, then the dentry, if it is not dead and its
@@ -943,6 +944,8 @@ static bool unlazy(struct nameidata *nd, struct dentry *child,
 	u64 mnts = 0, dents = 0;
 	enum ns_dget got;
 	int i;
+
+	BUILD_BUG_ON(NS_HELD_CHILD >= BITS_PER_LONG_LONG);
 
 	for (i = 0; i < nd->depth; i++)
 		ok &= legitimize_path(nd, &nd->stack[i].link, nd->stack[i].seq,
@@ -1736,7 +1739,7 @@ static const char *walk_component(struct nameidata *nd, int flags)
 	struct dentry *dentry;
 	const char *res;
 
-	if (nd->last_type == NS_LAST_ROOT || nd->last_type == NS_LAST_BIND)
+	if (nd->last_type == NS_LAST_ROOT)
 		return NULL;	/* no component: the walk ends where it is */
 	ns_step_begin(nd);
 	if (nd->mode != NS_MODE_REVAL && ns_injected(nd, NS_INJECT_ESTALE, nd->steps)) {
@@ -2073,7 +2076,7 @@ static const char *mountpoint_last(struct nameidata *nd)
 	/* 4.2 leaves RCU mode at once here */
 	if (nd->mode == NS_MODE_RCU && !try_to_unlazy(nd, "mountpoint"))
 		return ERR_PTR(-ECHILD);
-	if (nd->last_type == NS_LAST_ROOT || nd->last_type == NS_LAST_BIND)
+	if (nd->last_type == NS_LAST_ROOT)
 		return NULL;
 	ns_step_begin(nd);
 	if (nd->last_type != NS_LAST_NORM) {
@@ -4142,7 +4145,6 @@ static int __init namei_shadow_init(void)
 	if (err) {
 		pr_err("rcu=%s: not possible on this kernel (%s); features would say why: try rcu=auto\n",
 		       rcu, ns_rcu_why);
-		ns_model_exit();
 		debugfs_remove_recursive(ns_debugfs_dir);
 		return err;
 	}
@@ -4166,7 +4168,6 @@ static void __exit namei_shadow_exit(void)
 {
 	debugfs_remove_recursive(ns_debugfs_dir);
 	ns_clear_mismatches();
-	ns_model_exit();
 }
 
 module_init(namei_shadow_init);

@@ -25,7 +25,6 @@ enum ns_ksym_source {
 
 int ns_model_check_hide(const char *hide);
 int ns_model_init(enum ns_ksym_source src, const char *hide);
-void ns_model_exit(void);
 void ns_model_show_features(struct seq_file *m);
 
 /* Where a walk starts: the writer's root, cwd, or one of its fds. */
@@ -145,7 +144,6 @@ struct ns_vfs_seq {
 
 void ns_vfs_seq_begin(struct ns_vfs_seq *seq);
 bool ns_vfs_seq_moved(const struct ns_vfs_seq *seq);
-bool ns_vfs_mount_seq_readable(void);
 
 /* RCU-walk across mounts, where the kernel's own helpers are callable. */
 bool ns_vfs_mounts_rcu_usable(const char **why);
