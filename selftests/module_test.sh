@@ -84,10 +84,11 @@ ktap_test_result "rcu=full|within-mount|off load, and features says so" $modes_o
 # mount namespace where /proc is the only mount it measures by (the
 # others unmounted there), RCU mode stays within its mounts.
 if [ "$full_usable" = y ]; then
+	# the .ko opened first: it may live under one of the mounts that go
 	unshare -m sh -c 'mount --make-rprivate / &&
 		for m in /tmp /run /dev /sys; do
 			while mountpoint -q $m; do umount -l $m || exit 1; done
-		done && exec insmod "$1"' sh "$ko"
+		done && exec insmod /proc/self/fd/5' 5<"$ko"
 	line=$(grep '^mounts_rcu ' "$dir/features")
 	mode=$(grep '^rcu ' "$dir/features")
 	rmmod namei_shadow

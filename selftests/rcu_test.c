@@ -93,10 +93,12 @@ static void build_tree(void)
 FIXTURE(rcu) {
 	int fd;
 	int rootfd;
+	int mount_seq_ko;	/* opened before the scratch tmpfs hides it */
 };
 
 FIXTURE_SETUP(rcu)
 {
+	self->mount_seq_ko = open_test_module("ns_test_mount_seq");
 	self->fd = open(RESOLVE, O_RDWR);
 	ASSERT_LE(0, self->fd);
 	ASSERT_TRUE(rcu_on() || !strcmp(rcu_mode_now(), "off"))
@@ -116,6 +118,8 @@ FIXTURE_TEARDOWN(rcu)
 	EXPECT_EQ(0, umount2("/tmp", 0));
 	close(self->rootfd);
 	close(self->fd);
+	if (self->mount_seq_ko >= 0)
+		close(self->mount_seq_ko);
 }
 
 /* Resolve @req twice, the first to warm the dcache; @r is the second. */
@@ -230,17 +234,16 @@ TEST_F(rcu, cold_miss_unlazies)
  */
 TEST_F(rcu, mount_lock_moved_restarts)
 {
-	int ko = open_test_module("ns_test_mount_seq");
 	char cmd[128], mode[16], restart[32];
 	struct result r;
 	int fired;
 
-	ASSERT_LE(0, ko);
+	ASSERT_LE(0, self->mount_seq_ko);
 	ASSERT_EQ(0, resolve(self->fd, "a/b/c", &r));	/* warm */
 	result_free(&r);
-	snprintf(cmd, sizeof(cmd), "insmod /proc/self/fd/%d dir=" R "/a/b name=c", ko);
+	snprintf(cmd, sizeof(cmd), "insmod /proc/self/fd/%d dir=" R "/a/b name=c",
+		 self->mount_seq_ko);
 	ASSERT_EQ(0, system(cmd));
-	close(ko);
 	ASSERT_EQ(0, resolve(self->fd, "first=shadow path=a/b/c", &r));
 	fired = module_param_int("ns_test_mount_seq", "fired");
 	ASSERT_EQ(0, system("rmmod ns_test_mount_seq"));
