@@ -552,6 +552,23 @@ bool ns_vfs_lsm_follow_link_callable(void)
 	return ns_ksyms[NS_SYM_SECURITY_FOLLOW_LINK].usable;
 }
 
+/*
+ * No such hook in this kernel (CONFIG_SECURITY off, or ksym_hide=): a
+ * kallsyms that answers did not find it.  Its walk has nothing to ask.
+ */
+bool ns_vfs_lsm_follow_link_absent(void)
+{
+	return ns_ksyms[NS_SYM_KALLSYMS_LOOKUP_NAME].addr &&
+		!ns_ksyms[NS_SYM_SECURITY_FOLLOW_LINK].addr;
+}
+
+static const char *ns_lsm_follow_link_state(void)
+{
+	if (ns_vfs_lsm_follow_link_callable())
+		return "checked";
+	return ns_vfs_lsm_follow_link_absent() ? "absent" : "unchecked";
+}
+
 int ns_vfs_lsm_follow_link(struct dentry *dentry, struct inode *inode,
 			   bool rcu)
 {
@@ -618,8 +635,7 @@ void ns_model_show_features(struct seq_file *m)
 	usable = ns_vfs_mounts_rcu_usable(&why);
 	seq_printf(m, "mounts_rcu usable=%s why=%s struct_mount_offset=%ld measured_on=%d\n",
 		   usable ? "y" : "n", why, ns_mnt_offset, ns_mnt_offset_mounts);
-	seq_printf(m, "lsm follow_link=%s why=%s\n",
-		   ns_vfs_lsm_follow_link_callable() ? "checked" : "unchecked",
+	seq_printf(m, "lsm follow_link=%s why=%s\n", ns_lsm_follow_link_state(),
 		   ns_ksyms[NS_SYM_SECURITY_FOLLOW_LINK].why ?: "not-looked-up");
 	seq_printf(m, "links string_fingerprints=%d magic_fingerprints=%d magic_rule=procfs-without-i_link\n",
 		   ns_string_links_found, ns_magic_links_found);

@@ -1239,13 +1239,14 @@ static const char *ns_link_body(struct nameidata *nd, const char *res)
  * security_inode_follow_link, which pick_link asks before it reads a
  * link's body.  Where the module cannot call it (`features`: lsm
  * follow_link=unchecked) the walk goes on without it and the step says
- * so (lsm=unchecked).  In RCU mode an LSM may answer -ECHILD.
+ * so (lsm=unchecked); a kernel without it (`absent`: no LSMs) has
+ * nothing to ask.  In RCU mode an LSM may answer -ECHILD.
  */
 static int may_follow_link_lsm(struct nameidata *nd, struct dentry *dentry,
 			       struct inode *inode)
 {
 	if (!ns_vfs_lsm_follow_link_callable()) {
-		nd->step.lsm_unchecked = true;
+		nd->step.lsm_unchecked = !ns_vfs_lsm_follow_link_absent();
 		return 0;
 	}
 	return ns_vfs_lsm_follow_link(dentry, inode, nd->mode == NS_MODE_RCU);

@@ -70,6 +70,7 @@ bool ns_vfs_connected(struct vfsmount *mnt, struct dentry *dentry);
 bool ns_vfs_is_string_link(const struct inode *inode);
 bool ns_vfs_is_magic_link(const struct inode *inode);
 bool ns_vfs_lsm_follow_link_callable(void);
+bool ns_vfs_lsm_follow_link_absent(void);
 int ns_vfs_lsm_follow_link(struct dentry *dentry, struct inode *inode,
 			   bool rcu);
 int ns_vfs_magic_jump(const struct path *dir, const struct qstr *name,
