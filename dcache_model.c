@@ -1072,6 +1072,20 @@ unsigned int ns_vfs_seq_sample(struct dentry *dentry)
 	return raw_seqcount_begin(&dentry->d_seq);
 }
 
+/*
+ * Is @dentry, whose d_seq was @seq, still the child of @parent named
+ * @name (as a lookup hashed it)?  Not if a rename moved it since a
+ * lookup found it there: to another directory or another name.
+ */
+bool ns_vfs_still_named(struct dentry *dentry, unsigned int seq,
+			const struct dentry *parent, const struct qstr *name)
+{
+	bool same = READ_ONCE(dentry->d_parent) == parent &&
+		READ_ONCE(dentry->d_name.hash_len) == name->hash_len;
+
+	return same && !read_seqcount_retry(&dentry->d_seq, seq);
+}
+
 unsigned int ns_vfs_seq_begin_dentry(struct dentry *dentry)
 {
 	return read_seqcount_begin(&dentry->d_seq);

@@ -730,6 +730,23 @@ static void ns_witness_ref(struct nameidata *nd, const struct path *path)
 }
 
 /*
+ * A dentry a REF-mode lookup of nd->last in nd->path just found.  Its
+ * d_seq is sampled after the lookup: a rename in between would leave
+ * no trace in it, so the name is asked too -- a dentry already moved
+ * away from it is a change this walk rests on.
+ */
+static void ns_witness_found(struct nameidata *nd, const struct path *path)
+{
+	unsigned int seq = ns_vfs_seq_sample(path->dentry);
+
+	ns_witness(nd, path->mnt, path->dentry, seq);
+	if (nd->wit && nd->last_type == NS_LAST_NORM &&
+	    path->dentry != nd->path.dentry &&
+	    !ns_vfs_still_named(path->dentry, seq, nd->path.dentry, &nd->last))
+		nd->wit->moved = true;
+}
+
+/*
  * A permission is being decided on @dentry (a witness): what it rests
  * on, as it is now, is what must not change.
  */
@@ -1530,7 +1547,7 @@ static const char *step_into(struct nameidata *nd, int flags,
 		return res;
 	path.mnt = mntget(nd->path.mnt);
 	path.dentry = dentry;
-	ns_witness_ref(nd, &path);
+	ns_witness_found(nd, &path);
 	err = follow_managed(nd, &path);
 	if (!err && path.dentry != dentry) {
 		ns_witness_crossed(nd, nd->path.mnt, dentry, path.mnt);
@@ -1888,6 +1905,7 @@ static int path_init(struct nameidata *nd, unsigned int flags)
 	const char *s = nd->name, *at;
 	struct path start;
 
+	nd->last_type = NS_LAST_ROOT;	/* no component yet */
 	nd->state = NS_JUMPED;
 	nd->depth = 0;
 	nd->total_link_count = 0;

@@ -105,6 +105,8 @@ int ns_vfs_compare_lookup_rcu(struct dentry *parent, const char *name,
 enum ns_dget ns_vfs_dget_seq(struct dentry *dentry, unsigned int seq);
 unsigned int ns_vfs_seq_begin_dentry(struct dentry *dentry);
 unsigned int ns_vfs_seq_sample(struct dentry *dentry);
+bool ns_vfs_still_named(struct dentry *dentry, unsigned int seq,
+			const struct dentry *parent, const struct qstr *name);
 bool ns_vfs_seq_retry_dentry(struct dentry *dentry, unsigned int seq);
 bool ns_vfs_atime_needs_update(struct vfsmount *mnt, struct inode *inode);
 
