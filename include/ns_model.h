@@ -8,6 +8,7 @@
 
 #include <linux/fs_struct.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 
 struct dentry;
 struct inode;
@@ -109,6 +110,18 @@ bool ns_vfs_still_named(struct dentry *dentry, unsigned int seq,
 			const struct dentry *parent, const struct qstr *name);
 bool ns_vfs_seq_retry_dentry(struct dentry *dentry, unsigned int seq);
 bool ns_vfs_atime_needs_update(struct vfsmount *mnt, struct inode *inode);
+
+/* A dentry as a step line shows it: " dev=M:m ino=N type=T perm=P ..." */
+struct ns_vfs_object {
+	u64 ino;
+	dev_t dev;
+	kuid_t uid;
+	kgid_t gid;
+	umode_t mode;
+	bool positive;			/* no inode: a negative dentry */
+};
+
+void ns_vfs_object_take(struct ns_vfs_object *o, const struct dentry *dentry);
 
 /* Witnesses: what a walk's decisions rested on, to tell whether it changed. */
 struct ns_vfs_attrs {

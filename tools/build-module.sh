@@ -50,12 +50,12 @@ build() {
 }
 
 if [ "${NS_BREAK:-}" = dotdot ]; then
-	link_tree "$out/module-broken-dotdot" "$top" Kbuild namei_shadow.c dcache_model.c include
+	ns_link_sources "$out/module-broken-dotdot"
 	build "$out/module-broken-dotdot" NS_TEST_BREAK_DOTDOT=y
 	echo "$out/module-broken-dotdot/namei-shadow.ko"
 	exit 0
 fi
-link_tree "$out/module" "$top" Kbuild namei_shadow.c dcache_model.c include
+ns_link_sources "$out/module"
 link_tree "$out/testmods" "$top/selftests/modules" Kbuild $(cd "$top/selftests/modules" && ls ./*.[ch] | sed 's|^\./||')
 link_tree "$out/testmods" "$top" include
 build "$out/module"

@@ -26,7 +26,7 @@ result() {
 # The sources of a build that sparse did not check (no "CHECK" line).
 unchecked_sources() {
 	local dir c
-	for dir in "$1"/module "$1"/testmods; do
+	for dir in "$1"/module "$1"/module/checker "$1"/testmods; do
 		for c in "$dir"/*.c; do
 			case "$c" in *.mod.c) continue ;; esac
 			grep -q -E "^  CHECK   (.*/)?$(basename "$c")\$" "$dir/build.log" ||
@@ -36,7 +36,7 @@ unchecked_sources() {
 }
 
 cd "$top" || exit 1
-for f in namei_shadow.c dcache_model.c include/*.h selftests/modules/*.[ch]; do
+for f in namei_shadow.c dcache_model.c checker/*.c include/*.h selftests/modules/*.[ch]; do
 	ignore=
 	# TRACE_EVENT()'s layout is the kernel's own convention for trace headers
 	[ "$f" = include/ns_trace.h ] && ignore="--ignore PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE"

@@ -91,3 +91,19 @@ ns_kmake() {
 			LANG=C.UTF-8 make -C "$kdir" "$@"' \
 		ns_kmake "$root" "$top" "/usr/src/linux-headers-$rel" "$@"
 }
+
+# ns_link_sources DIR: the module's sources, as symlinks in DIR, a build
+# directory.  checker/ is a directory of links, not a link: Kbuild
+# writes each object beside its source, and must not write into the tree.
+ns_link_sources() {
+	local dest=$1 top f
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	mkdir -p "$dest/checker"
+	for f in Kbuild namei_shadow.c dcache_model.c include; do
+		ln -sfn "$top/$f" "$dest/$f"
+	done
+	find "$dest/checker" -xtype l -delete
+	for f in "$top"/checker/*.c; do
+		ln -sfn "$f" "$dest/checker/${f##*/}"
+	done
+}

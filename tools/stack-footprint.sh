@@ -19,9 +19,7 @@ limit=${NS_STACK_LIMIT:-1024}
 dir=$top/build/$rel/stack
 
 mkdir -p "$dir"
-for f in Kbuild namei_shadow.c dcache_model.c include; do
-	ln -sfn "$top/$f" "$dir/$f"
-done
+ns_link_sources "$dir"
 if ! ns_kmake "$rel" M="$dir" KCFLAGS=-fcallgraph-info=su modules >"$dir/build.log" 2>&1; then
 	sed 's/^/# /' "$dir/build.log"
 	echo "not ok 1 stack footprint: the build for $rel failed"
@@ -107,4 +105,4 @@ END {
 	if (probe)
 		print "# with a tracepoint on, its probe adds a frame of up to " probe " bytes (" probe_fn "), outside the walker"
 	print "ok 1 stack footprint on " rel ": " total " bytes (limit " limit "), no recursion"
-}' "$dir"/*.ci
+}' "$dir"/*.ci "$dir"/checker/*.ci

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Requests: the grammar of a write to `resolve` (and of a line of
+ * `batch`) -- optional key=value options, then the path -- and what a
+ * request asks of a walk, as LOOKUP_* and O_* flags.
+ */
+
+#include <linux/ctype.h>
+#include <linux/fcntl.h>
+#include <linux/kernel.h>
+#include <linux/namei.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "ns_request.h"
+#include "ns_text.h"
+
+const char *const ns_req_mode_names[] = {
+	[NS_REQ_LOOKUP] = "lookup",
+	[NS_REQ_PARENT] = "parent",
+	[NS_REQ_MOUNTPOINT] = "mountpoint",
+	[NS_REQ_OPEN] = "open",
+};
+
+static const char *const ns_rflag_names[] = {
+	"follow", "nofollow", "directory", "empty", "reval", "nocheck",
+	"creat", "excl", "path", "trunc", "wronly", "rdwr",
+};
+
+unsigned int ns_lookup_flags(const struct ns_request *rq)
+{
+	unsigned int flags = 0;
+
+	if (rq->rflags & NS_RF_FOLLOW)
+		flags |= LOOKUP_FOLLOW;
+	if (rq->rflags & NS_RF_DIRECTORY)
+		flags |= LOOKUP_DIRECTORY;
+	if (rq->rflags & NS_RF_EMPTY)
+		flags |= LOOKUP_EMPTY;
+	if (rq->rflags & NS_RF_REVAL)
+		flags |= LOOKUP_REVAL;
+	return flags;
+}
+
+/* open(2)'s flags, from the request's. */
+unsigned int ns_open_flags(const struct ns_request *rq)
+{
+	unsigned int f = O_RDONLY;
+
+	if (rq->rflags & NS_RF_WRONLY)
+		f = O_WRONLY;
+	if (rq->rflags & NS_RF_RDWR)
+		f = O_RDWR;
+	if (rq->rflags & NS_RF_CREAT)
+		f |= O_CREAT;
+	if (rq->rflags & NS_RF_EXCL)
+		f |= O_EXCL;
+	if (rq->rflags & NS_RF_NOFOLLOW)
+		f |= O_NOFOLLOW;
+	if (rq->rflags & NS_RF_DIRECTORY)
+		f |= O_DIRECTORY;
+	if (rq->rflags & NS_RF_PATH)
+		f |= O_PATH;
+	if (rq->rflags & NS_RF_TRUNC)
+		f |= O_TRUNC;
+	return f;
+}
+
+/*
+ * The open handler's answer: what it would open (even when opening
+ * would then fail, e.g. EISDIR), or the directory and name it would
+ * create in, or the errno of the walk.
+ */
+void ns_answer_release(struct ns_answer *a)
+{
+	if (a->has_path)
+		path_put(&a->path);
+	a->has_path = false;
+	a->path.mnt = NULL;
+	a->path.dentry = NULL;
+	kfree(a->last);
+	a->last = NULL;
+}
+
+static const char ns_flags_help[] =
+	"flags= takes a comma list of follow,nofollow,directory,empty,reval,nocheck,creat,...";
+
+static int ns_parse_flags(char *val, struct ns_request *rq, const char **why)
+{
+	char *tok;
+	int i;
+
+	rq->rflags = 0;
+	rq->flags_given = true;
+	while ((tok = strsep(&val, ",")) != NULL) {
+		for (i = 0; i < ARRAY_SIZE(ns_rflag_names); i++)
+			if (!strcmp(tok, ns_rflag_names[i]))
+				break;
+		if (i == ARRAY_SIZE(ns_rflag_names)) {
+			*why = ns_flags_help;
+			return -EINVAL;
+		}
+		rq->rflags |= 1 << i;
+	}
+	if ((rq->rflags & NS_RF_FOLLOW) && (rq->rflags & NS_RF_NOFOLLOW)) {
+		*why = "flags=follow and nofollow contradict each other";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+enum {
+	NS_KEY_MODE, NS_KEY_FLAGS, NS_KEY_AT, NS_KEY_SEMANTICS, NS_KEY_INJECT,
+	NS_KEY_FIRST, NS_KEY_PATH
+};
+
+#define NS_UNKNOWN_KEY \
+	"unknown key (keys: mode, flags, at, semantics, inject, first, path)"
+
+/* inject=<what>@<step>: make that check fail at that step, once. */
+static int ns_parse_inject(char *val, struct ns_request *rq, const char **why)
+{
+	char *at = strchr(val, '@');
+	int i;
+
+	*why = "inject= takes <dseq|legitimize|echild-permission|miss|estale>@<step>";
+	if (!at)
+		return -EINVAL;
+	*at = '\0';
+	if (kstrtoint(at + 1, 10, &rq->inject_step) || rq->inject_step < 0)
+		return -EINVAL;
+	for (i = NS_INJECT_NONE + 1; i < ARRAY_SIZE(ns_inject_names); i++) {
+		if (!strcmp(val, ns_inject_names[i])) {
+			rq->inject = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int ns_parse_option(int key, char *val, struct ns_request *rq,
+			   const char **why)
+{
+	int i;
+
+	switch (key) {
+	case NS_KEY_MODE:
+		for (i = 0; i < ARRAY_SIZE(ns_req_mode_names); i++) {
+			if (!strcmp(val, ns_req_mode_names[i])) {
+				rq->mode = i;
+				return 0;
+			}
+		}
+		*why = "mode= must be lookup, parent, mountpoint or open";
+		return -EINVAL;
+	case NS_KEY_FLAGS:
+		return ns_parse_flags(val, rq, why);
+	case NS_KEY_AT:
+		if (!isdigit(*val) || kstrtoint(val, 10, &rq->at)) {
+			*why = "at= takes a file descriptor number (digits only)";
+			return -EINVAL;
+		}
+		rq->has_at = true;
+		return 0;
+	case NS_KEY_SEMANTICS:
+		if (!strcmp(val, "4.2")) {
+			rq->semantics_42 = true;
+			return 0;
+		}
+		if (!strcmp(val, "running"))
+			return 0;
+		*why = "semantics= must be running (the default) or 4.2";
+		return -EINVAL;
+	case NS_KEY_INJECT:
+		return ns_parse_inject(val, rq, why);
+	case NS_KEY_FIRST:
+		if (!strcmp(val, "shadow") || !strcmp(val, "kernel")) {
+			rq->shadow_first = !strcmp(val, "shadow");
+			return 0;
+		}
+		*why = "first= must be kernel (the default) or shadow";
+		return -EINVAL;
+	}
+	*why = NS_UNKNOWN_KEY;
+	return -EINVAL;
+}
+
+static int ns_key_index(const char *s, size_t len)
+{
+	static const char *const keys[] = {
+		[NS_KEY_MODE] = "mode",
+		[NS_KEY_FLAGS] = "flags",
+		[NS_KEY_AT] = "at",
+		[NS_KEY_SEMANTICS] = "semantics",
+		[NS_KEY_INJECT] = "inject",
+		[NS_KEY_FIRST] = "first",
+		[NS_KEY_PATH] = "path",
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (strlen(keys[i]) == len && !strncmp(s, keys[i], len))
+			return i;
+	return -1;
+}
+
+/*
+ * The grammar: optional space-separated key=value options, then the
+ * path -- everything after "path=" verbatim, or, when the write does
+ * not start with a known key, the whole write.  One trailing newline
+ * is not part of the request.  @buf is NUL-terminated and modified.
+ */
+int ns_parse_request(char *buf, size_t len, struct ns_request *rq,
+		     const char **why)
+{
+	unsigned int seen = 0;
+	char *s = buf;
+	int err;
+
+	if (len && buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	if (!len) {
+		*why = "empty request: write a path, or options and path=";
+		return -EINVAL;
+	}
+	if (memchr(buf, '\0', len)) {
+		*why = "the request holds a NUL byte";
+		return -EINVAL;
+	}
+	rq->mode = NS_REQ_LOOKUP;
+	for (;;) {
+		size_t tok = strcspn(s, " ");
+		char *eq = memchr(s, '=', tok);
+		int key = eq ? ns_key_index(s, eq - s) : -1;
+
+		if (key < 0) {
+			if (!seen) {
+				rq->path = buf;	/* the whole write */
+				break;
+			}
+			*why = eq ? NS_UNKNOWN_KEY : "after options, give the path as path=";
+			return -EINVAL;
+		}
+		if (key == NS_KEY_PATH) {
+			rq->path = eq + 1;
+			break;
+		}
+		if (!s[tok]) {
+			*why = "options must be followed by path=";
+			return -EINVAL;
+		}
+		if (seen & BIT(key)) {
+			*why = "a key is given twice";
+			return -EINVAL;
+		}
+		seen |= BIT(key);
+		s[tok] = '\0';
+		err = ns_parse_option(key, eq + 1, rq, why);
+		if (err)
+			return err;
+		s += tok + 1;
+	}
+	if (strlen(rq->path) >= PATH_MAX) {
+		*why = "the path is PATH_MAX (4096) bytes or longer";
+		return -ENAMETOOLONG;
+	}
+	if ((rq->rflags & NS_RF_OPEN_ONLY) && rq->mode != NS_REQ_OPEN) {
+		*why = "flags creat, excl, path, trunc, wronly, rdwr are for mode=open";
+		return -EINVAL;
+	}
+	if ((rq->rflags & NS_RF_WRONLY) && (rq->rflags & NS_RF_RDWR)) {
+		*why = "flags=wronly and rdwr contradict each other";
+		return -EINVAL;
+	}
+	if (!rq->flags_given && rq->mode != NS_REQ_PARENT)
+		rq->rflags = NS_RF_FOLLOW;
+	if (rq->rflags & NS_RF_NOFOLLOW)
+		rq->rflags &= ~NS_RF_FOLLOW;
+	return 0;
+}
+
+/* The request as read back: its first line, every option spelled out. */
+void ns_put_request(struct ns_buf *sb, const struct ns_request *rq)
+{
+	const char *sep = "";
+	int i;
+
+	ns_printf(sb, "request mode=%s flags=", ns_req_mode_names[rq->mode]);
+	for (i = 0; i < ARRAY_SIZE(ns_rflag_names); i++) {
+		if (rq->rflags & (1 << i)) {
+			ns_printf(sb, "%s%s", sep, ns_rflag_names[i]);
+			sep = ",";
+		}
+	}
+	if (!*sep)
+		ns_puts(sb, "none");
+	if (rq->has_at)
+		ns_printf(sb, " at=%d", rq->at);
+	else
+		ns_puts(sb, " at=cwd");
+	if (rq->semantics_42)
+		ns_puts(sb, " semantics=4.2");
+	if (rq->shadow_first)
+		ns_puts(sb, " first=shadow");
+	ns_puts(sb, " path=");
+	ns_put_escaped(sb, rq->path, strlen(rq->path));
+	ns_putc(sb, '\n');
+}

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One request, end to end: its start pinned, the kernel asked, the
+ * shadow walked, the kernel asked again, the answers judged, and the
+ * result written out -- request, answers, verdict and its evidence,
+ * the walk's counts and, from its record, its steps.
+ */
+
+#include <linux/fcntl.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "ns_check.h"
+#include "ns_record.h"
+#include "ns_text.h"
+#include "ns_trace.h"
+
+const char *const ns_verdict_names[NS_VERDICTS] = {
+	[NS_MATCH] = "match",
+	[NS_MISMATCH] = "mismatch",
+	[NS_RACED] = "raced",
+	[NS_UNCHECKED] = "unchecked",
+	[NS_DIVERGENT] = "divergent",
+};
+
+/*
+ * The same place: the same dentry on the same vfsmount -- or the same
+ * file on the same vfsmount under the same name in the same directory,
+ * on a dentry the filesystem remade: one of the two is unhashed (a
+ * ->d_revalidate said no, as /proc/<pid>/net's always does).
+ */
+static bool ns_same_place(const struct path *x, const struct path *y)
+{
+	if (path_equal(x, y))
+		return true;
+	if (x->mnt != y->mnt ||
+	    !ns_vfs_same_file(d_inode(x->dentry), d_inode(y->dentry)))
+		return false;
+	if (!d_unhashed(x->dentry) && !d_unhashed(y->dentry))
+		return false;
+	return ns_vfs_same_name(x->dentry, y->dentry);
+}
+
+/*
+ * Same errno, or the same place (and same last).  An open that reached
+ * its object and then failed (EISDIR, ELOOP, ...) is compared by the
+ * object the kernel's O_PATH open found.
+ */
+static bool ns_same_answer(const struct ns_answer *x, const struct ns_answer *y)
+{
+	if (x->action && x->has_path)
+		return y->has_path && ns_same_place(&x->path, &y->path);
+	if (x->err || y->err)
+		return x->err == y->err;
+	if (!ns_same_place(&x->path, &y->path))
+		return false;
+	if (x->last_type < 0 || y->last_type < 0)
+		return true;
+	return x->last_type == y->last_type && !strcmp(x->last, y->last);
+}
+
+/* @record: the session's results show the steps of the shadow's walk. */
+int ns_session_init(struct ns_session *ss, bool record)
+{
+	mutex_init(&ss->lock);
+	ss->result = kvmalloc(NS_RESULT_MAX, GFP_KERNEL);
+	ss->trace = kvmalloc(NS_TRACE_MAX, GFP_KERNEL);
+	ss->rec = record ? ns_record_alloc() : NULL;
+	if (ss->result && ss->trace && (ss->rec || !record))
+		return 0;
+	ns_session_free(ss);
+	return -ENOMEM;
+}
+
+void ns_session_free(struct ns_session *ss)
+{
+	kvfree(ss->result);
+	kvfree(ss->trace);
+	ns_record_free(ss->rec);
+	mutex_destroy(&ss->lock);
+}
+
+static void ns_put_answer(struct ns_buf *sb, const char *who,
+			  const struct ns_answer *a)
+{
+	ns_printf(sb, "%s err=", who);
+	ns_put_errno(sb, a->err);
+	if (a->action)
+		ns_printf(sb, " action=%s", a->action);
+	if (a->has_path) {
+		ns_put_path(sb, &a->path);
+		if (a->last_type >= 0) {
+			ns_puts(sb, " last=");
+			ns_put_escaped(sb, a->last, strlen(a->last));
+			ns_printf(sb, " last_type=%s",
+				  ns_last_names[a->last_type]);
+		}
+	}
+	if (a->divergence)
+		ns_printf(sb, " divergence=%s", a->divergence);
+	if (a->oracle)
+		ns_printf(sb, " oracle=%s", a->oracle);
+	ns_putc(sb, '\n');
+}
+
+static void ns_trace_verdict(const struct ns_request *rq, enum ns_verdict verdict,
+			     const struct ns_answer *shadow,
+			     const struct ns_answer *kernel, bool checked,
+			     const struct ns_walk_info *wi)
+{
+	char unlazy[32] = "none";
+
+	if (wi->unlazy_reason)
+		snprintf(unlazy, sizeof(unlazy), "%s@%d",
+			 ns_why_names[wi->unlazy_reason], wi->unlazy_step);
+	trace_verdict(rq->path, ns_verdict_names[verdict], shadow->err,
+		      checked ? kernel->err : 0, checked, ns_mode_names[wi->mode],
+		      unlazy);
+}
+
+/*
+ * The start, pinned for all three walks: the writer's root, and its cwd
+ * or the at= file for a relative name.  Returns 1 when the request
+ * needs none (the empty name, which getname() refuses), 0 when it is
+ * entered, or the errno of a bad at= descriptor.
+ */
+static int ns_pin_start(const struct ns_request *rq, struct ns_start *st)
+{
+	if (!*rq->path && !(rq->rflags & NS_RF_EMPTY))
+		return 1;
+	return ns_vfs_start_enter(st, rq->has_at && rq->path[0] != '/' ?
+				  rq->at : AT_FDCWD);
+}
+
+/* What showed a difference to be a race, or NULL. */
+static const char *ns_race_evidence(const struct ns_answer *o1,
+				    const struct ns_answer *o2, int witnessed)
+{
+	if (!ns_same_answer(o1, o2))
+		return "kernel-answers-differ";
+	if (witnessed > 0)
+		return "witness-changed";
+	return NULL;
+}
+
+/* The `walk` line: how the shadow walked, and how much of it is shown. */
+static void ns_put_walk(struct ns_buf *sb, const struct ns_request *rq,
+			const struct ns_walk_info *wi, int shown)
+{
+	ns_printf(sb, "walk mode=%s restarts=%d", ns_mode_names[wi->mode],
+		  wi->restarts);
+	if (wi->restart_reason)
+		ns_printf(sb, " restart=%s", ns_why_names[wi->restart_reason]);
+	if (wi->unlazy_reason)
+		ns_printf(sb, " unlazy=%s@%d", ns_why_names[wi->unlazy_reason],
+			  wi->unlazy_step);
+	else
+		ns_puts(sb, " unlazy=none");
+	if (rq->inject)
+		ns_printf(sb, " inject=%s@%d", ns_inject_names[rq->inject],
+			  rq->inject_step);
+	ns_printf(sb, " steps=%d steps_shown=%d links=%d\n", wi->steps, shown,
+		  wi->links);
+}
+
+/*
+ * Resolve @rq by the kernel, then the shadow, then the kernel again,
+ * and judge.
+ * first=shadow walks the shadow before both kernel walks, so that it
+ * sees the dcache as cold as it was (the kernel's walk fills it in).
+ */
+size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
+		      struct ns_summary *sum)
+{
+	struct ns_answer shadow = {}, o1 = {}, o2 = {};
+	struct ns_walk_info wi = {};
+	struct ns_buf out, trace;
+	struct ns_vfs_seq seq;
+	enum ns_verdict verdict;
+	const char *unchecked = ns_no_oracle(rq);
+	const char *evidence = NULL;
+	bool check = !unchecked;
+	bool elsewhere = false;
+	int start, witnessed = 0, shown;
+
+	ns_buf_init(&out, ss->result, NS_RESULT_MAX);
+	ns_buf_init(&trace, ss->trace, NS_TRACE_MAX);
+	ss->nd.wit = &ss->wit;
+	ss->nd.rec = ss->rec;
+	if (ss->rec)
+		ns_record_reset(ss->rec);
+
+	start = ns_pin_start(rq, &ss->start);
+	if (start < 0) {
+		/* the kernel's own fget_raw() said so, for all three */
+		shadow.err = start;
+		wi.mode = NS_MODE_REF;
+		if (check) {
+			o1.err = start;
+			o1.oracle = "fget_raw";
+			o2 = o1;
+		}
+	} else {
+		ns_vfs_seq_begin(&seq);
+		if (rq->shadow_first)
+			ns_shadow_resolve(rq, &shadow, &wi, &ss->nd);
+		if (check)
+			ns_oracle(rq, &ss->start, &o1);
+		if (!rq->shadow_first)
+			ns_shadow_resolve(rq, &shadow, &wi, &ss->nd);
+		if (check)
+			ns_oracle(rq, &ss->start, &o2);
+		/* after the second oracle: what the shadow's walk rested on */
+		witnessed = ns_witnesses_moved(&ss->wit);
+		elsewhere = ns_vfs_seq_moved(&seq);
+		if (!start)
+			ns_vfs_start_leave(&ss->start);
+	}
+	if (check && (o1.unanswered || o2.unanswered)) {
+		check = false;
+		unchecked = o1.unanswered ?: o2.unanswered;
+	}
+
+	/*
+	 * A difference is a race only on evidence that what this walk
+	 * depended on changed: a witness, or the kernel's own two answers.
+	 * A rename or mount elsewhere (rename_lock, mount_lock) proves
+	 * nothing about this walk: a hint on a mismatch, no more.
+	 */
+	if (rq->semantics_42 && shadow.divergence) {
+		verdict = NS_DIVERGENT;
+	} else if (!check) {
+		verdict = NS_UNCHECKED;
+	} else if (ns_same_answer(&shadow, &o1) && ns_same_answer(&o1, &o2)) {
+		verdict = NS_MATCH;
+	} else {
+		evidence = ns_race_evidence(&o1, &o2, witnessed);
+		verdict = evidence ? NS_RACED : NS_MISMATCH;
+		if (!evidence && witnessed < 0) {
+			verdict = NS_UNCHECKED;
+			unchecked = "witnesses-overflowed";
+		}
+	}
+
+	ns_put_request(&out, rq);
+	ns_put_answer(&out, "shadow", &shadow);
+	if (check)
+		ns_put_answer(&out, "kernel", &o1);
+	else
+		ns_printf(&out, "kernel oracle=%s reason=%s\n",
+			  o1.oracle ?: "none", unchecked);
+	if (check && !ns_same_answer(&o1, &o2))
+		ns_put_answer(&out, "kernel-again", &o2);
+	ns_printf(&out, "verdict %s\n", ns_verdict_names[verdict]);
+	if (verdict == NS_RACED)
+		ns_printf(&out, "evidence %s\n", evidence);
+	else if (verdict == NS_MISMATCH)
+		ns_printf(&out, "evidence none%s\n",
+			  elsewhere ? " hint=rename-or-mount-elsewhere" : "");
+	else if (verdict == NS_UNCHECKED && check)
+		ns_printf(&out, "evidence none reason=%s\n", unchecked);
+	shown = ss->rec ? ns_record_render(ss->rec, &trace) : 0;
+	ns_put_walk(&out, rq, &wi, shown);
+	ns_puts(&out, ss->trace);
+
+	ns_stats_count(verdict, &wi, shadow.err);
+	ns_answer_release(&shadow);
+	ns_answer_release(&o1);
+	ns_answer_release(&o2);
+
+	if (verdict == NS_MISMATCH)
+		ns_log_mismatch(ss->result, ns_buf_used(&out));
+	if (trace_verdict_enabled())
+		ns_trace_verdict(rq, verdict, &shadow, &o1, check, &wi);
+	if (sum) {
+		sum->verdict = verdict;
+		sum->shadow_err = shadow.err;
+		sum->kernel_err = o1.err;
+		sum->checked = check;
+		sum->wi = wi;
+	}
+	return ns_buf_used(&out);
+}

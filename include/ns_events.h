@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the walker tells of its walk.  namei_shadow.c calls these at
+ * each event; checker/events.c hands each to whatever watches: the
+ * tracepoints (when enabled) and the walk's record (when the nameidata
+ * has one).  With neither, an event is a branch or two: the walk
+ * formats nothing.
+ */
+#ifndef NS_EVENTS_H
+#define NS_EVENTS_H
+
+#include "ns_walk.h"
+
+/* Where the walk started, or a jump took it: a step with no component. */
+enum ns_start_at { NS_AT_ROOT, NS_AT_CWD, NS_AT_FD };
+
+/* Which way a mount was crossed. */
+enum ns_mount_dir { NS_MOUNT_DOWN, NS_MOUNT_UP, NS_MOUNT_AUTOMOUNT };
+
+void ns_event_walk_start(struct nameidata *nd, const char *request,
+			 unsigned int flags);
+void ns_event_restart(enum ns_why why, enum ns_walk_mode to);
+void ns_event_start(struct nameidata *nd, enum ns_start_at at);
+void ns_event_step_begin(struct nameidata *nd);
+void ns_event_step_end(struct nameidata *nd, int err);
+void ns_event_link_pushed(struct nameidata *nd, const char *body);
+void ns_event_link_popped(struct nameidata *nd);
+void ns_event_mount(struct nameidata *nd, enum ns_mount_dir dir,
+		    const struct dentry *dentry);
+void ns_event_unlazy(struct nameidata *nd, enum ns_why why, bool ok);
+
+#endif /* NS_EVENTS_H */

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A request, as written to `resolve` or a line of `batch`, and an
+ * answer to it, the shadow's or the kernel's (checker/request.c parses
+ * the one; the walker and checker/oracle.c give the other).
+ */
+#ifndef NS_REQUEST_H
+#define NS_REQUEST_H
+
+#include <linux/path.h>
+#include "ns_walk.h"
+
+enum ns_req_mode { NS_REQ_LOOKUP, NS_REQ_PARENT, NS_REQ_MOUNTPOINT, NS_REQ_OPEN };
+
+/* Request flags, in the order `request` lists them. */
+enum {
+	NS_RF_FOLLOW	= 0x01,
+	NS_RF_NOFOLLOW	= 0x02,
+	NS_RF_DIRECTORY	= 0x04,
+	NS_RF_EMPTY	= 0x08,
+	NS_RF_REVAL	= 0x10,
+	NS_RF_NOCHECK	= 0x20,
+	NS_RF_CREAT	= 0x40,		/* mode=open only, from here on */
+	NS_RF_EXCL	= 0x80,
+	NS_RF_PATH	= 0x100,
+	NS_RF_TRUNC	= 0x200,
+	NS_RF_WRONLY	= 0x400,
+	NS_RF_RDWR	= 0x800,
+};
+
+#define NS_RF_OPEN_ONLY	(NS_RF_CREAT | NS_RF_EXCL | NS_RF_PATH | NS_RF_TRUNC | \
+			 NS_RF_WRONLY | NS_RF_RDWR)
+
+struct ns_request {
+	enum ns_req_mode mode;
+	unsigned int rflags;
+	bool flags_given;
+	bool has_at;
+	int at;
+	bool semantics_42;
+	bool shadow_first;	/* first=shadow: before the kernel warms the dcache */
+	enum ns_inject inject;
+	int inject_step;
+	const char *path;
+};
+
+/* What one side (shadow or oracle) found. */
+struct ns_answer {
+	int err;
+	bool has_path;		/* path holds references */
+	struct path path;
+	char *last;		/* parent mode, and open's create */
+	int last_type;		/* parent mode; -1 when the oracle cannot say */
+	const char *oracle;	/* which kernel function answered */
+	const char *action;	/* open mode: "open" or "create" */
+	const char *divergence;	/* where 4.2 answers otherwise */
+	const char *unanswered;	/* why the kernel could not be asked */
+};
+
+extern const char *const ns_req_mode_names[];
+
+/* The longest request: a PATH_MAX path and every option. */
+#define NS_REQUEST_MAX	(PATH_MAX + 256)
+
+int ns_parse_request(char *buf, size_t len, struct ns_request *rq,
+		     const char **why);
+unsigned int ns_lookup_flags(const struct ns_request *rq);
+unsigned int ns_open_flags(const struct ns_request *rq);
+void ns_answer_release(struct ns_answer *a);
+
+struct ns_buf;
+void ns_put_request(struct ns_buf *sb, const struct ns_request *rq);
+
+#endif /* NS_REQUEST_H */

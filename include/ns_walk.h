@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The shadow walker's nameidata, and what the rest of the module sees
+ * of the walk: namei_shadow.c walks, and reports what it does through
+ * the events of ns_events.h.
+ */
+#ifndef NS_WALK_H
+#define NS_WALK_H
+
+#include <linux/cred.h>
+#include <linux/delayed_call.h>
+#include <linux/mnt_idmapping.h>
+#include <linux/path.h>
+#include <linux/dcache.h>
+
+#define NS_MAXSYMLINKS		40
+#define NS_EMBEDDED_LEVELS	2
+
+/*
+ * What the last component is (4.2's LAST_*; its LAST_BIND, set by
+ * nd_jump_link, never is here: magic links are the kernel's to walk).
+ */
+enum ns_last_type {
+	NS_LAST_NORM,
+	NS_LAST_ROOT,
+	NS_LAST_DOT,
+	NS_LAST_DOTDOT,
+};
+
+/* How the walk is being done. */
+enum ns_walk_mode {
+	NS_MODE_RCU,		/* no references, no locks: d_seq checks */
+	NS_MODE_REF,		/* references and locks */
+	NS_MODE_REVAL,		/* REF-walk with LOOKUP_REVAL, after ESTALE */
+};
+
+/* Whether walks start in RCU mode, and whether that crosses mounts. */
+enum ns_rcu_mode { NS_RCU_OFF, NS_RCU_WITHIN_MOUNT, NS_RCU_FULL };
+
+/* Fault injection: make a check fail at a step, to walk the fallbacks. */
+enum ns_inject {
+	NS_INJECT_NONE,
+	NS_INJECT_DSEQ,			/* a d_seq check fails: restart */
+	NS_INJECT_LEGITIMIZE,		/* an unlazy there fails: restart */
+	NS_INJECT_ECHILD_PERMISSION,	/* may_lookup says -ECHILD: unlazy */
+	NS_INJECT_MISS,			/* the RCU lookup misses: unlazy */
+	NS_INJECT_ESTALE,		/* the step fails ESTALE: LOOKUP_REVAL */
+	NS_INJECTS
+};
+
+/*
+ * Why a walk left RCU mode (unlazy) or started again (restart), in the
+ * order `stats` lists them.  NS_WHY_NONE: an unlazy at the walk's end.
+ */
+enum ns_why {
+	NS_WHY_NONE,
+	NS_WHY_MISS, NS_WHY_REVALIDATE, NS_WHY_PERMISSION, NS_WHY_MOUNT,
+	NS_WHY_MOUNT_UP, NS_WHY_LINK, NS_WHY_MAGIC, NS_WHY_ATIME, NS_WHY_LSM,
+	NS_WHY_ALLOC, NS_WHY_ENOTDIR, NS_WHY_PROTECTED, NS_WHY_NOSYMFOLLOW,
+	NS_WHY_CREATE, NS_WHY_MOUNTPOINT, NS_WHY_DSEQ, NS_WHY_LEGITIMIZE,
+	NS_WHY_ROOT_SEQ, NS_WHY_DISCONNECTED, NS_WHY_ESTALE, NS_WHY_ECHILD,
+	NS_WHYS
+};
+
+/* How a step found where it went. */
+enum ns_how {
+	NS_HOW_NONE,
+	NS_HOW_DCACHE,
+	NS_HOW_REVALIDATED,
+	NS_HOW_INVALIDATED,
+	NS_HOW_SLOW,
+	NS_HOW_DOT,
+	NS_HOW_DOTDOT,
+	NS_HOW_DOTDOT_ROOT,
+	NS_HOW_DOTDOT_NSROOT,
+	NS_HOW_MOUNTS,
+	NS_HOW_WOULD_CREATE,
+	NS_HOWS
+};
+
+/* A symlink being followed: its path, its body's release, the rest of the name. */
+struct ns_saved {
+	struct path link;		/* referenced, except in RCU mode */
+	struct delayed_call done;
+	const char *name;
+	unsigned int seq;		/* RCU mode: the link's d_seq */
+};
+
+/* What the step in hand did, as the walker knows it: facts, not text. */
+struct ns_step {
+	enum ns_how how;
+	int mounts_down;
+	int mounts_up;
+	bool automount;
+	bool managed_stop;
+	bool link;
+	bool magic;
+	bool jump_root;
+	bool seq_retry;
+	bool lsm_unchecked;	/* security_inode_follow_link not asked */
+	u8 mode;		/* the walk's mode as the step began */
+};
+
+struct ns_witnesses;
+struct ns_record;
+
+struct nameidata {
+	struct path path;		/* where the walk is */
+	struct inode *inode;		/* path.dentry's inode */
+	struct qstr last;		/* the component being looked at */
+	enum ns_last_type last_type;
+	struct path root;		/* set on first use, held for the walk */
+	unsigned int flags;		/* LOOKUP_*, the running kernel's values */
+	unsigned int state;		/* NS_JUMPED, NS_ROOT_GRABBED */
+	enum ns_walk_mode mode;
+	int depth;			/* links on the stack */
+	int total_link_count;		/* links followed in this walk */
+	struct ns_saved *stack;
+	struct ns_saved internal[NS_EMBEDDED_LEVELS];
+	bool at_fd;			/* starts at the request's at= file */
+	const char *name;
+	umode_t dir_mode;		/* the final component's directory, */
+	vfsuid_t dir_vfsuid;		/* for may_follow_link */
+	bool semantics_42;		/* answer as 4.2 where it differs */
+	const char *divergence;		/* where 4.2 and this kernel differ */
+
+	/* RCU-walk. */
+	unsigned int seq;		/* path.dentry's d_seq */
+	unsigned int next_seq;		/* the next dentry's */
+	unsigned int root_seq;		/* root.dentry's */
+	unsigned int m_seq;		/* mount_lock's, as the walk began */
+	bool rcu_mounts;		/* RCU mode crosses mounts ("full") */
+	struct path pinned;		/* the start, referenced, for RCU mode */
+	enum ns_why unlazy_reason;	/* why RCU mode ended early */
+	int unlazy_step;
+	enum ns_why restart_reason;	/* why the walk had to start again */
+	bool rcu_completed;		/* reached its end in RCU mode */
+	enum ns_walk_mode attempt;	/* what this attempt starts in */
+	enum ns_inject inject;
+	int inject_step;
+
+	/* What watches the walk: none, either or both. */
+	struct ns_witnesses *wit;
+	struct ns_record *rec;
+	int steps;
+	struct ns_step step;
+};
+
+/* The walk's counts, for the `walk` line. */
+struct ns_walk_info {
+	enum ns_walk_mode mode;		/* RCU only if it never unlazied */
+	int restarts;
+	bool reval;			/* retried with LOOKUP_REVAL */
+	enum ns_why restart_reason;
+	enum ns_why unlazy_reason;
+	int unlazy_step;
+	int steps;
+	int links;
+};
+
+/*
+ * Symbols.  The walker's functions have the kernel's names, which are
+ * the article's.  But a module's symbols share kallsyms with the
+ * kernel's, and kprobes refuse a name two symbols carry: with the module
+ * loaded, "kprobe:walk_component" would fail for everyone (and a name
+ * the kernel inlined would probe the shadow's).  So each is declared
+ * under a symbol of its own, ns_<name>: what kallsyms, kprobes and
+ * stack traces show.  trace_test checks that the module's symbols leave
+ * every kernel name unique.
+ */
+#define NS_SYMBOL(name)	asm("ns_" #name)
+
+struct ns_request;
+struct ns_answer;
+
+extern enum ns_rcu_mode ns_rcu_mode;
+
+void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
+		       struct ns_walk_info *wi, struct nameidata *nd);
+int legitimize_mnt(struct nameidata *nd, struct vfsmount *mnt)
+	NS_SYMBOL(legitimize_mnt);
+
+#endif /* NS_WALK_H */
