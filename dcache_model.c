@@ -2,22 +2,13 @@
 /*
  * The shadow walker's one door to the live VFS
  *
- * Everything the walker knows about the running kernel's dcache and
- * mount table comes through here.  This part finds the kernel
- * internals a 4.2-style walker wants but a module is not given
- * (__d_lookup_rcu, __lookup_mnt, mount_lock, ...), and decides for
- * each whether it may be used on this kernel and this CPU:
- *
- *  - function symbols are called through a pointer, which on kernels
- *    built with X86_KERNEL_IBT faults when the CPU enforces IBT and the
- *    function's ENDBR has been sealed at boot (its address was never
- *    taken, so objtool listed it for sealing);
- *  - data symbols are only read, which is always safe once found.
- *
- * Symbols are located through kallsyms_lookup_name, whose address comes
- * from a kprobe (the only way left since 5.7 unexported it).  It is
- * called directly where that is safe, and through a kprobe call gate
- * (below) where its ENDBR is sealed and the CPU enforces IBT.
+ * Everything the walker knows about the running kernel's dentries,
+ * inodes and mounts comes through here: each function below is one
+ * thing the 4.2 walker does to the VFS, done with what the running
+ * kernel exports, or with the internals ksyms.c found and judged
+ * usable.  What the kernel has and does not (features) is measured
+ * here too: procfs' link fingerprints, open's O_CREAT|O_DIRECTORY rule,
+ * the struct mount offset.
  */
 
 #include <linux/dcache.h>
@@ -44,326 +35,8 @@
 #include <asm/cpufeature.h>
 
 #include "ns_compat.h"
+#include "ns_ksyms.h"
 #include "ns_model.h"
-
-#define NS_ENTRY_BYTES	4
-
-enum ns_ksym_kind { NS_KSYM_FUNC, NS_KSYM_DATA };
-
-struct ns_ksym {
-	const char *name;
-	enum ns_ksym_kind kind;
-	/* Why a module may never call it, whatever IBT says. */
-	const char *never_call;
-
-	unsigned long addr;
-	u8 entry[NS_ENTRY_BYTES];
-	bool usable;
-	const char *why;
-};
-
-enum ns_ksym_id {
-	NS_SYM_KALLSYMS_LOOKUP_NAME,
-	NS_SYM_D_LOOKUP_RCU,
-	NS_SYM_LOOKUP_MNT,
-	NS_SYM_LEGITIMIZE_MNT,
-	NS_SYM_ND_JUMP_LINK,
-	NS_SYM_MAY_FOLLOW_LINK,
-	NS_SYM_MOUNT_LOCK,
-	NS_SYM_DENTRY_HASHTABLE,
-	NS_SYM_D_HASH_SHIFT,
-	NS_SYM_PROTECTED_SYMLINKS,
-	NS_SYM_SECURITY_FOLLOW_LINK,
-	NS_SYM_NR
-};
-
-static struct ns_ksym ns_ksyms[NS_SYM_NR] = {
-	[NS_SYM_KALLSYMS_LOOKUP_NAME] = { "kallsyms_lookup_name", NS_KSYM_FUNC },
-	[NS_SYM_D_LOOKUP_RCU]	= { "__d_lookup_rcu", NS_KSYM_FUNC },
-	[NS_SYM_LOOKUP_MNT]	= { "__lookup_mnt", NS_KSYM_FUNC },
-	[NS_SYM_LEGITIMIZE_MNT]	= { "__legitimize_mnt", NS_KSYM_FUNC },
-	[NS_SYM_ND_JUMP_LINK]	= { "nd_jump_link", NS_KSYM_FUNC,
-				    "works-on-current-nameidata" },
-	[NS_SYM_MAY_FOLLOW_LINK] = { "may_follow_link", NS_KSYM_FUNC,
-				     "takes-the-kernels-nameidata" },
-	[NS_SYM_MOUNT_LOCK]	= { "mount_lock", NS_KSYM_DATA },
-	[NS_SYM_DENTRY_HASHTABLE] = { "dentry_hashtable", NS_KSYM_DATA },
-	[NS_SYM_D_HASH_SHIFT]	= { "d_hash_shift", NS_KSYM_DATA },
-	[NS_SYM_PROTECTED_SYMLINKS] = { "sysctl_protected_symlinks",
-					NS_KSYM_DATA },
-	[NS_SYM_SECURITY_FOLLOW_LINK] = { "security_inode_follow_link",
-					  NS_KSYM_FUNC },
-};
-
-/*
- * The exported primitives the walker is built on.  Taking their
- * addresses here makes modpost and the module loader prove that each
- * one is exported by this kernel, so `features` reports a fact.
- */
-struct ns_export {
-	const char *name;
-	const void *addr;
-};
-
-#define NS_EXPORT(sym) { #sym, &(sym) }
-static const struct ns_export ns_exports[] = {
-	NS_EXPORT(d_lookup),
-	NS_EXPORT(d_alloc_parallel),
-	NS_EXPORT(kern_path),
-	NS_EXPORT(vfs_path_lookup),
-	NS_EXPORT(follow_down_one),
-	NS_EXPORT(follow_up),
-	NS_EXPORT(rename_lock),
-	NS_EXPORT(inode_permission),
-	NS_EXPORT(lockref_get_not_dead),
-	NS_EXPORT(full_name_hash),
-	NS_EXPORT(d_path),
-};
-
-static enum ns_ksym_source ns_source;
-static const char *ns_source_why = "not-looked-up";
-
-static const u8 ns_endbr64[NS_ENTRY_BYTES] = { 0xf3, 0x0f, 0x1e, 0xfa };
-/*
- * What apply_seal_endbr() writes over a sealed ENDBR, at boot, on IBT
- * CPUs or not: osp nopl (%rax) on 6.12; on 7.2 nopl -42(%rax), a NOP
- * found nowhere else.  (Debian's 6.1 is built without IBT.)
- */
-static const u8 ns_sealed[][NS_ENTRY_BYTES] = {
-	{ 0x66, 0x0f, 0x1f, 0x00 },
-	{ 0x0f, 0x1f, 0x40, 0xd6 },
-};
-
-static bool ns_ibt_configured(void)
-{
-	return IS_ENABLED(CONFIG_X86_KERNEL_IBT);
-}
-
-/* With X86_KERNEL_IBT, the kernel enforces IBT whenever the CPU has it. */
-static bool ns_ibt_enforced(void)
-{
-#ifdef CONFIG_X86_KERNEL_IBT
-	return cpu_feature_enabled(X86_FEATURE_IBT);
-#else
-	return false;
-#endif
-}
-
-static const char *ns_entry_kind(const u8 *entry)
-{
-	int i;
-
-	if (!memcmp(entry, ns_endbr64, NS_ENTRY_BYTES))
-		return "endbr";
-	for (i = 0; i < ARRAY_SIZE(ns_sealed); i++)
-		if (!memcmp(entry, ns_sealed[i], NS_ENTRY_BYTES))
-			return "sealed";
-	return "plain";
-}
-
-/*
- * The start of the symbol @addr lies in, if that symbol is @name.
- * A kprobe's address is the symbol + 4 on IBT kernels (kprobes step
- * over the ENDBR), so never take it as the entry point unexamined.
- */
-static unsigned long ns_symbol_start(unsigned long addr, const char *name)
-{
-	char buf[KSYM_SYMBOL_LEN];
-	unsigned long off;
-	size_t len = strlen(name);
-	char *plus, *slash;
-
-	sprint_symbol(buf, addr);
-	if (strncmp(buf, name, len) || buf[len] != '+')
-		return 0;
-	/* a module's symbol of that name (this module's own walker has some) */
-	if (strchr(buf, '['))
-		return 0;
-	plus = buf + len + 1;
-	slash = strchr(plus, '/');
-	if (!slash)
-		return 0;
-	*slash = '\0';
-	if (kstrtoul(plus, 16, &off) || off > addr)
-		return 0;
-	return addr - off;
-}
-
-static unsigned long ns_kprobe_symbol(const char *name)
-{
-	struct kprobe kp = { .symbol_name = name };
-	unsigned long addr;
-
-	if (register_kprobe(&kp) < 0)
-		return 0;
-	addr = (unsigned long)kp.addr;
-	unregister_kprobe(&kp);
-	return ns_symbol_start(addr, name);
-}
-
-/* ksym_hide=: the internals the module does without, comma-separated. */
-static const char *ns_ksym_hide = "";
-
-/* Is @name in the comma-separated @list? */
-static bool ns_name_listed(const char *list, const char *name)
-{
-	size_t len = strlen(name), n;
-
-	while (*list) {
-		n = strcspn(list, ",");
-		if (n == len && !strncmp(list, name, len))
-			return true;
-		list += n + (list[n] == ',');
-	}
-	return false;
-}
-
-/* Each name in @hide, once, is one the module looks up (features' ksym lines). */
-int ns_model_check_hide(const char *hide)
-{
-	int items = *hide ? 1 : 0, listed = 0, i;
-	const char *p;
-
-	for (p = hide; *p; p++)
-		items += *p == ',';
-	for (i = 0; i < NS_SYM_NR; i++)
-		listed += ns_name_listed(hide, ns_ksyms[i].name);
-	return listed == items ? 0 : -EINVAL;
-}
-
-/* Decide what a found symbol may be used for, and why. */
-static void ns_ksym_judge(struct ns_ksym *s)
-{
-	u8 probe;
-
-	s->usable = false;
-	if (ns_name_listed(ns_ksym_hide, s->name)) {
-		s->addr = 0;
-		s->why = "hidden-by-ksym_hide";
-		return;
-	}
-	if (!s->addr) {
-		s->why = "not-found";
-		return;
-	}
-	if (ns_symbol_start(s->addr, s->name) != s->addr) {
-		s->why = "address-does-not-name-it";
-		s->addr = 0;
-		return;
-	}
-	if (s->kind == NS_KSYM_DATA) {
-		if (copy_from_kernel_nofault(&probe, (void *)s->addr, 1)) {
-			s->why = "unreadable";
-			return;
-		}
-		s->usable = true;
-		s->why = "readable";
-		return;
-	}
-	if (copy_from_kernel_nofault(s->entry, (void *)s->addr,
-				     NS_ENTRY_BYTES)) {
-		s->why = "entry-unreadable";
-		return;
-	}
-	if (s->never_call) {
-		s->why = s->never_call;
-		return;
-	}
-	if (!memcmp(s->entry, ns_endbr64, NS_ENTRY_BYTES)) {
-		s->usable = true;
-		s->why = "endbr-intact";
-	} else if (!ns_ibt_enforced()) {
-		s->usable = true;
-		s->why = ns_ibt_configured() ? "ibt-not-enforced" : "no-ibt";
-	} else {
-		s->why = "sealed-under-enforced-ibt";
-	}
-}
-
-/*
- * A call gate: calls a function whose ENDBR is sealed, on a CPU that
- * enforces IBT, without an indirect branch.  The caller makes a direct
- * call to ns_gate_entry(); a kprobe on its first instruction sends the
- * CPU on to the target by rewriting regs->ip, so the target runs with
- * the caller's arguments and returns straight to the caller.  Slow (a
- * trap per call), so only for calls made once, such as symbol lookup.
- * The (empty) post handler keeps the probe unoptimised and makes an
- * ftrace-based probe IPMODIFY, as changing the path requires.
- */
-static unsigned long ns_gate_target;
-
-static __attribute__((__noipa__)) unsigned long
-ns_gate_entry(const char *name)
-{
-	return 0;
-}
-
-static int ns_gate_pre(struct kprobe *kp, struct pt_regs *regs)
-{
-	instruction_pointer_set(regs, ns_gate_target);
-	return 1;
-}
-
-static void ns_gate_post(struct kprobe *kp, struct pt_regs *regs,
-			 unsigned long flags)
-{
-}
-
-static struct kprobe ns_gate = {
-	.pre_handler = ns_gate_pre,
-	.post_handler = ns_gate_post,
-};
-
-static int ns_gate_open(unsigned long target)
-{
-	ns_gate_target = target;
-	ns_gate.addr = (kprobe_opcode_t *)ns_gate_entry;
-	return register_kprobe(&ns_gate);
-}
-
-static void ns_gate_close(void)
-{
-	unregister_kprobe(&ns_gate);
-}
-
-typedef unsigned long (*ns_kallsyms_lookup_name_t)(const char *name);
-
-static int ns_ksyms_from_kallsyms(enum ns_ksym_source src)
-{
-	struct ns_ksym *kl = &ns_ksyms[NS_SYM_KALLSYMS_LOOKUP_NAME];
-	ns_kallsyms_lookup_name_t lookup;
-	bool gated;
-	int i, err;
-
-	kl->addr = ns_kprobe_symbol(kl->name);
-	ns_ksym_judge(kl);
-	if (!kl->addr)
-		return -ENOENT;
-
-	gated = src == NS_KSYM_SRC_GATE || !kl->usable;
-	if (gated) {
-		err = ns_gate_open(kl->addr);
-		if (err)
-			return err;
-		lookup = ns_gate_entry;
-		ns_source = NS_KSYM_SRC_GATE;
-		ns_source_why = src == NS_KSYM_SRC_GATE ? "module-parameter" :
-			kl->why;
-	} else {
-		lookup = (ns_kallsyms_lookup_name_t)kl->addr;
-		ns_source = NS_KSYM_SRC_DIRECT;
-		ns_source_why = kl->why;
-	}
-	for (i = 0; i < NS_SYM_NR; i++) {
-		if (i == NS_SYM_KALLSYMS_LOOKUP_NAME)
-			continue;
-		ns_ksyms[i].addr = lookup(ns_ksyms[i].name);
-		ns_ksym_judge(&ns_ksyms[i]);
-	}
-	if (gated)
-		ns_gate_close();
-	return 0;
-}
 
 /*
  * procfs symlinks come in two kinds: string links (/proc/self,
@@ -516,7 +189,7 @@ bool ns_vfs_nosymfollow(const struct vfsmount *mnt)
  */
 int ns_vfs_protected_symlinks(bool may_sleep)
 {
-	struct ns_ksym *s = &ns_ksyms[NS_SYM_PROTECTED_SYMLINKS];
+	const struct ns_ksym *s = ns_ksym(NS_SYM_PROTECTED_SYMLINKS);
 	char buf[16] = {};
 	struct file *file;
 	loff_t pos = 0;
@@ -549,7 +222,7 @@ typedef int (*ns_follow_link_hook_t)(struct dentry *dentry,
 
 bool ns_vfs_lsm_follow_link_callable(void)
 {
-	return ns_ksyms[NS_SYM_SECURITY_FOLLOW_LINK].usable;
+	return ns_ksym(NS_SYM_SECURITY_FOLLOW_LINK)->usable;
 }
 
 /*
@@ -558,8 +231,8 @@ bool ns_vfs_lsm_follow_link_callable(void)
  */
 bool ns_vfs_lsm_follow_link_absent(void)
 {
-	return ns_ksyms[NS_SYM_KALLSYMS_LOOKUP_NAME].addr &&
-		!ns_ksyms[NS_SYM_SECURITY_FOLLOW_LINK].addr;
+	return ns_ksym(NS_SYM_KALLSYMS_LOOKUP_NAME)->addr &&
+		!ns_ksym(NS_SYM_SECURITY_FOLLOW_LINK)->addr;
 }
 
 static const char *ns_lsm_follow_link_state(void)
@@ -572,7 +245,7 @@ static const char *ns_lsm_follow_link_state(void)
 int ns_vfs_lsm_follow_link(struct dentry *dentry, struct inode *inode,
 			   bool rcu)
 {
-	struct ns_ksym *s = &ns_ksyms[NS_SYM_SECURITY_FOLLOW_LINK];
+	const struct ns_ksym *s = ns_ksym(NS_SYM_SECURITY_FOLLOW_LINK);
 
 	if (!s->usable)
 		return 0;
@@ -585,48 +258,21 @@ static int ns_mnt_offset_mounts;	/* how many mounts measured it alike */
 
 int ns_model_init(enum ns_ksym_source src, const char *hide)
 {
-	int err;
-
-	ns_ksym_hide = hide;
 	ns_record_links();
 	ns_probe_creat_directory();
-
-	err = ns_ksyms_from_kallsyms(src);
-	if (err)
-		pr_warn("kallsyms_lookup_name unavailable (%d): the walker will use exported primitives only\n",
-			err);
+	ns_ksyms_init(src, hide);
 	ns_probe_mounts_rcu();
 	return 0;
-}
-
-static void ns_show_ksym(struct seq_file *m, const struct ns_ksym *s)
-{
-	seq_printf(m, "ksym %s kind=%s found=%s", s->name,
-		   s->kind == NS_KSYM_FUNC ? "func" : "data",
-		   s->addr ? "y" : "n");
-	if (s->addr && s->kind == NS_KSYM_FUNC)
-		seq_printf(m, " entry=%s bytes=%*phC", ns_entry_kind(s->entry),
-			   NS_ENTRY_BYTES, s->entry);
-	seq_printf(m, " usable=%s why=%s\n", s->usable ? "y" : "n",
-		   s->why ? s->why : "not-looked-up");
 }
 
 void ns_model_show_features(struct seq_file *m)
 {
 	const char *why;
 	bool usable;
-	int i;
 
 	seq_printf(m, "release %s\n", init_utsname()->release);
 	seq_printf(m, "version %s\n", init_utsname()->version);
-	seq_printf(m, "ibt config=%s enforced=%s\n",
-		   ns_ibt_configured() ? "y" : "n",
-		   ns_ibt_enforced() ? "y" : "n");
-	seq_printf(m, "ksym_source %s why=%s\n",
-		   ns_source == NS_KSYM_SRC_GATE ? "kprobe-gate" : "direct",
-		   ns_source_why);
-	for (i = 0; i < NS_SYM_NR; i++)
-		ns_show_ksym(m, &ns_ksyms[i]);
+	ns_ksyms_show(m);
 	seq_printf(m, "open creat_directory=%s probe=%d\n",
 		   ns_vfs_open_refuses_creat_directory() ? "einval" : "allowed",
 		   ns_creat_directory_probe);
@@ -636,12 +282,10 @@ void ns_model_show_features(struct seq_file *m)
 	seq_printf(m, "mounts_rcu usable=%s why=%s struct_mount_offset=%ld measured_on=%d\n",
 		   usable ? "y" : "n", why, ns_mnt_offset, ns_mnt_offset_mounts);
 	seq_printf(m, "lsm follow_link=%s why=%s\n", ns_lsm_follow_link_state(),
-		   ns_ksyms[NS_SYM_SECURITY_FOLLOW_LINK].why ?: "not-looked-up");
+		   ns_ksym(NS_SYM_SECURITY_FOLLOW_LINK)->why ?: "not-looked-up");
 	seq_printf(m, "links string_fingerprints=%d magic_fingerprints=%d magic_rule=procfs-without-i_link\n",
 		   ns_string_links_found, ns_magic_links_found);
-	for (i = 0; i < ARRAY_SIZE(ns_exports); i++)
-		seq_printf(m, "export %s linked=%s\n", ns_exports[i].name,
-			   ns_exports[i].addr ? "y" : "n");
+	ns_ksyms_show_exports(m);
 }
 
 /*
@@ -917,8 +561,8 @@ static struct hlist_bl_head *ns_hash_bucket(u64 hashlen)
 	struct hlist_bl_head *table;
 	unsigned int shift;
 
-	table = READ_ONCE(*(struct hlist_bl_head **)ns_ksyms[NS_SYM_DENTRY_HASHTABLE].addr);
-	shift = READ_ONCE(*(unsigned int *)ns_ksyms[NS_SYM_D_HASH_SHIFT].addr);
+	table = READ_ONCE(*(struct hlist_bl_head **)ns_ksym(NS_SYM_DENTRY_HASHTABLE)->addr);
+	shift = READ_ONCE(*(unsigned int *)ns_ksym(NS_SYM_D_HASH_SHIFT)->addr);
 	return table + ((u32)hashlen >> shift);
 }
 
@@ -936,8 +580,8 @@ static struct hlist_bl_node *ns_bucket_first(struct hlist_bl_head *b)
 
 bool ns_vfs_rcu_lookup_usable(void)
 {
-	return ns_ksyms[NS_SYM_DENTRY_HASHTABLE].usable &&
-		ns_ksyms[NS_SYM_D_HASH_SHIFT].usable;
+	return ns_ksym(NS_SYM_DENTRY_HASHTABLE)->usable &&
+		ns_ksym(NS_SYM_D_HASH_SHIFT)->usable;
 }
 
 /* d_compare, on a (name, len) pair read consistently under d_seq. */
@@ -1025,7 +669,7 @@ typedef struct dentry *(*ns_d_lookup_rcu_t)(const struct dentry *parent,
 int ns_vfs_compare_lookup_rcu(struct dentry *parent, const char *name,
 			      bool *found)
 {
-	struct ns_ksym *k = &ns_ksyms[NS_SYM_D_LOOKUP_RCU];
+	const struct ns_ksym *k = ns_ksym(NS_SYM_D_LOOKUP_RCU);
 	struct qstr q = QSTR_INIT(name, strlen(name));
 	struct dentry *ours, *theirs;
 	unsigned int s1 = 0, s2 = 0;
@@ -1302,7 +946,7 @@ bool ns_vfs_atime_needs_update(struct vfsmount *mnt, struct inode *inode)
 
 static seqlock_t *ns_mount_lock(void)
 {
-	struct ns_ksym *s = &ns_ksyms[NS_SYM_MOUNT_LOCK];
+	const struct ns_ksym *s = ns_ksym(NS_SYM_MOUNT_LOCK);
 
 	return s->usable ? (seqlock_t *)s->addr : NULL;
 }
@@ -1355,7 +999,7 @@ static const char *const ns_calibration_mounts[] = {
  */
 static long ns_measure_mnt_offset(const char *where, struct vfsmount **mnt)
 {
-	ns_lookup_mnt_t lookup = (ns_lookup_mnt_t)ns_ksyms[NS_SYM_LOOKUP_MNT].addr;
+	ns_lookup_mnt_t lookup = (ns_lookup_mnt_t)ns_ksym(NS_SYM_LOOKUP_MNT)->addr;
 	struct path child, up;
 	long off = -1;
 	void *m;
@@ -1387,11 +1031,11 @@ static void ns_probe_mounts_rcu(void)
 	long off = -1, again;
 	int i, j;
 
-	if (!ns_ksyms[NS_SYM_LOOKUP_MNT].usable) {
+	if (!ns_ksym(NS_SYM_LOOKUP_MNT)->usable) {
 		ns_mounts_rcu_why = "__lookup_mnt-not-callable";
 		return;
 	}
-	if (!ns_ksyms[NS_SYM_LEGITIMIZE_MNT].usable) {
+	if (!ns_ksym(NS_SYM_LEGITIMIZE_MNT)->usable) {
 		ns_mounts_rcu_why = "__legitimize_mnt-not-callable";
 		return;
 	}
@@ -1457,7 +1101,7 @@ bool ns_vfs_mount_seq_retry(unsigned int seq)
 struct vfsmount *ns_vfs_lookup_mnt_rcu(struct vfsmount *mnt,
 				       struct dentry *dentry)
 {
-	ns_lookup_mnt_t lookup = (ns_lookup_mnt_t)ns_ksyms[NS_SYM_LOOKUP_MNT].addr;
+	ns_lookup_mnt_t lookup = (ns_lookup_mnt_t)ns_ksym(NS_SYM_LOOKUP_MNT)->addr;
 	char *m;
 
 	if (ns_mnt_offset < 0)
@@ -1474,7 +1118,7 @@ struct vfsmount *ns_vfs_lookup_mnt_rcu(struct vfsmount *mnt,
 int ns_vfs_legitimize_mnt(struct vfsmount *mnt, unsigned int seq)
 {
 	ns_legitimize_mnt_t legitimize =
-		(ns_legitimize_mnt_t)ns_ksyms[NS_SYM_LEGITIMIZE_MNT].addr;
+		(ns_legitimize_mnt_t)ns_ksym(NS_SYM_LEGITIMIZE_MNT)->addr;
 
 	return legitimize(mnt, seq);
 }

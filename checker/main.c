@@ -95,7 +95,7 @@ static int __init namei_shadow_init(void)
 		pr_err("ksym_source=%s: must be auto or gate\n", ksym_source);
 		return -EINVAL;
 	}
-	err = ns_model_check_hide(ksym_hide);
+	err = ns_ksyms_check_hide(ksym_hide);
 	if (err) {
 		pr_err("ksym_hide=%s: each name once, and one of the ksym lines of features\n",
 		       ksym_hide);

@@ -9,6 +9,7 @@
 #include <linux/fs_struct.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
+#include "ns_ksyms.h"
 
 struct dentry;
 struct inode;
@@ -17,14 +18,6 @@ struct qstr;
 struct seq_file;
 struct vfsmount;
 
-/* How kallsyms_lookup_name, found by a kprobe, is called. */
-enum ns_ksym_source {
-	NS_KSYM_SRC_AUTO,	/* directly where IBT allows, else the gate */
-	NS_KSYM_SRC_DIRECT,	/* by pointer */
-	NS_KSYM_SRC_GATE,	/* through the kprobe call gate */
-};
-
-int ns_model_check_hide(const char *hide);
 int ns_model_init(enum ns_ksym_source src, const char *hide);
 void ns_model_show_features(struct seq_file *m);
 

@@ -99,7 +99,7 @@ ns_link_sources() {
 	local dest=$1 top f
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 	mkdir -p "$dest/checker"
-	for f in Kbuild namei_shadow.c dcache_model.c include; do
+	for f in Kbuild namei_shadow.c dcache_model.c ksyms.c include; do
 		ln -sfn "$top/$f" "$dest/$f"
 	done
 	find "$dest/checker" -xtype l -delete
