@@ -498,6 +498,61 @@ bool ns_vfs_is_managed(const struct dentry *dentry)
 	return READ_ONCE(dentry->d_flags) & DCACHE_MANAGED_DENTRY;
 }
 
+/*
+ * What RCU mode may do about the mounts on @dentry, from one read of
+ * its flags: nothing is mounted; something is, to be crossed; or the
+ * filesystem manages it (d_manage, automount), which only REF mode may
+ * ask.
+ */
+enum ns_mounted ns_vfs_mounted_rcu(const struct dentry *dentry)
+{
+	unsigned int flags = READ_ONCE(dentry->d_flags);
+
+	if (flags & (DCACHE_MANAGE_TRANSIT | DCACHE_NEED_AUTOMOUNT))
+		return NS_MOUNTED_MANAGED;
+	return flags & DCACHE_MOUNTED ? NS_MOUNTED_YES : NS_MOUNTED_NONE;
+}
+
+/* Is @path the root of its mount? */
+bool ns_vfs_is_mount_root(const struct path *path)
+{
+	return path->dentry == READ_ONCE(path->mnt->mnt_root);
+}
+
+struct dentry *ns_vfs_mount_root(const struct vfsmount *mnt)
+{
+	return READ_ONCE(mnt->mnt_root);
+}
+
+/* RCU mode: what a dentry points to now, read once; d_seq decides later. */
+struct inode *ns_vfs_inode_rcu(const struct dentry *dentry)
+{
+	return READ_ONCE(dentry->d_inode);
+}
+
+struct dentry *ns_vfs_parent_rcu(const struct dentry *dentry)
+{
+	return READ_ONCE(dentry->d_parent);
+}
+
+/* Does the filesystem want its dentries revalidated (->d_revalidate)? */
+bool ns_vfs_revalidates(const struct dentry *dentry)
+{
+	return dentry->d_flags & DCACHE_OP_REVALIDATE;
+}
+
+/*
+ * A link's body: inline (i_link), or from ->get_link -- with no dentry
+ * (@dentry NULL) in RCU mode, where the filesystem may say -ECHILD.
+ */
+const char *ns_vfs_link_body(struct dentry *dentry, struct inode *inode,
+			     struct delayed_call *done)
+{
+	const char *body = READ_ONCE(inode->i_link);
+
+	return body ?: inode->i_op->get_link(dentry, inode, done);
+}
+
 /* d_manage() for DCACHE_MANAGE_TRANSIT: 0 go on, -EISDIR stop, or an error. */
 int ns_vfs_manage(struct path *path)
 {

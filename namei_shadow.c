@@ -428,7 +428,7 @@ static int reserve_stack(struct nameidata *nd)
  * is sticky and world-writable, and that directory's owner does not own
  * the link either.
  */
-#define NS_STICKY_WORLD_WRITABLE (S_ISVTX | S_IWOTH)
+#define NS_STICKY_WORLD_WRITABLE (S_ISVTX | 0002)	/* sticky, others may write */
 
 static int may_follow_link(struct nameidata *nd, const struct path *link,
 			   struct inode *inode)
@@ -567,12 +567,9 @@ static enum ns_why pick_link_rcu(struct nameidata *nd, const struct path *found,
 		return NS_WHY_LSM;
 	if (!err && reserve_stack(nd))
 		return NS_WHY_ALLOC;
-	body = err ? ERR_PTR(err) : READ_ONCE(inode->i_link);
-	if (!body) {
-		body = inode->i_op->get_link(NULL, inode, &done);
-		if (body == ERR_PTR(-ECHILD))
-			return NS_WHY_LINK;
-	}
+	body = err ? ERR_PTR(err) : ns_vfs_link_body(NULL, inode, &done);
+	if (body == ERR_PTR(-ECHILD))
+		return NS_WHY_LINK;
 	nd->total_link_count++;
 	if (ns_vfs_nosymfollow(link.mnt))
 		nd->divergence = "nosymfollow";
@@ -602,24 +599,24 @@ static int follow_mount_rcu(struct nameidata *nd, struct path *path,
 			    struct inode **inode)
 {
 	struct vfsmount *mounted;
-	unsigned int dflags;
+	enum ns_mounted state;
 	int crossed = 0;
 
 	if (!nd->rcu_mounts)
 		return -1;
 	for (;;) {
-		dflags = READ_ONCE(path->dentry->d_flags);
-		if (dflags & (DCACHE_MANAGE_TRANSIT | DCACHE_NEED_AUTOMOUNT))
+		state = ns_vfs_mounted_rcu(path->dentry);
+		if (state == NS_MOUNTED_MANAGED)
 			return -1;
-		if (!(dflags & DCACHE_MOUNTED))
+		if (state == NS_MOUNTED_NONE)
 			break;
 		mounted = ns_vfs_lookup_mnt_rcu(path->mnt, path->dentry);
 		if (!mounted)
 			break;		/* mounted in another namespace */
 		path->mnt = mounted;
-		path->dentry = READ_ONCE(mounted->mnt_root);
+		path->dentry = ns_vfs_mount_root(mounted);
 		nd->next_seq = ns_vfs_seq_begin_dentry(path->dentry);
-		*inode = READ_ONCE(path->dentry->d_inode);
+		*inode = ns_vfs_inode_rcu(path->dentry);
 		crossed++;
 		ns_event_mount(nd, NS_MOUNT_DOWN, path->dentry);
 	}
@@ -640,7 +637,7 @@ static bool step_into_rcu(struct nameidata *nd, int flags,
 			  struct dentry *dentry, const char **res)
 {
 	struct path path = { .mnt = nd->path.mnt, .dentry = dentry };
-	struct inode *inode = READ_ONCE(dentry->d_inode);
+	struct inode *inode = ns_vfs_inode_rcu(dentry);
 	unsigned int seq = nd->next_seq;
 	enum ns_why why = NS_WHY_NONE;
 	int crossed = 0;
@@ -736,9 +733,7 @@ static const char *pick_link(struct nameidata *nd, struct path *link,
 	if (err)
 		return ERR_PTR(err);
 
-	res = READ_ONCE(inode->i_link);
-	if (!res)
-		res = inode->i_op->get_link(link->dentry, inode, &last->done);
+	res = ns_vfs_link_body(link->dentry, inode, &last->done);
 	return ns_link_got(nd, res);
 
 refuse:
@@ -841,7 +836,7 @@ static struct dentry *lookup_fast_rcu(struct nameidata *nd, int *status)
 	nd->next_seq = seq;
 	nd->step.how = NS_HOW_DCACHE;
 	*status = 1;
-	if (!(dentry->d_flags & DCACHE_OP_REVALIDATE))
+	if (!ns_vfs_revalidates(dentry))
 		return dentry;
 	*status = ns_vfs_revalidate(nd->inode, &nd->last, dentry, nd->flags);
 	if (*status > 0) {
@@ -878,7 +873,7 @@ static struct dentry *lookup_fast(struct nameidata *nd)
 	if (!dentry)
 		return NULL;
 	nd->step.how = NS_HOW_DCACHE;
-	if (!(dentry->d_flags & DCACHE_OP_REVALIDATE))
+	if (!ns_vfs_revalidates(dentry))
 		return dentry;
 	status = ns_vfs_revalidate(nd->inode, &nd->last, dentry, nd->flags);
 	if (status > 0) {
@@ -924,7 +919,7 @@ static struct dentry *follow_dotdot(struct nameidata *nd)
 			return dget(nd->path.dentry);
 		}
 #endif
-		if (nd->path.dentry != nd->path.mnt->mnt_root)
+		if (!ns_vfs_is_mount_root(&nd->path))
 			break;
 		if (!ns_vfs_mount_up(&nd->path)) {
 			nd->step.how = NS_HOW_DOTDOT_NSROOT;
@@ -959,13 +954,13 @@ static struct dentry *follow_dotdot_rcu(struct nameidata *nd)
 		return old;
 	}
 #endif
-	if (old == nd->path.mnt->mnt_root) {
+	if (ns_vfs_is_mount_root(&nd->path)) {
 		/* choosing the mountpoint needs struct mount: REF mode does */
 		if (!try_to_unlazy(nd, NS_WHY_MOUNT_UP))
 			return ERR_PTR(-ECHILD);
 		return NULL;
 	}
-	parent = READ_ONCE(old->d_parent);
+	parent = ns_vfs_parent_rcu(old);
 	nd->next_seq = ns_vfs_seq_begin_dentry(parent);
 	/* the parent's d_seq is read before the child's is checked again */
 	smp_rmb();

@@ -145,6 +145,19 @@ int ns_vfs_automount(struct path *path);
 bool ns_vfs_is_mounted_on(const struct dentry *dentry);
 bool ns_vfs_is_managed(const struct dentry *dentry);
 
+enum ns_mounted { NS_MOUNTED_NONE, NS_MOUNTED_YES, NS_MOUNTED_MANAGED };
+
+enum ns_mounted ns_vfs_mounted_rcu(const struct dentry *dentry);
+bool ns_vfs_is_mount_root(const struct path *path);
+struct dentry *ns_vfs_mount_root(const struct vfsmount *mnt);
+struct inode *ns_vfs_inode_rcu(const struct dentry *dentry);
+struct dentry *ns_vfs_parent_rcu(const struct dentry *dentry);
+bool ns_vfs_revalidates(const struct dentry *dentry);
+
+struct delayed_call;
+const char *ns_vfs_link_body(struct dentry *dentry, struct inode *inode,
+			     struct delayed_call *done);
+
 /* Has the dcache or mount table changed since @seq? */
 struct ns_vfs_seq {
 	unsigned int rename;
