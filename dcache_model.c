@@ -353,52 +353,32 @@ int ns_vfs_may_write_mount(struct vfsmount *mnt)
 	return err;
 }
 
-/*
- * may_o_create, without creating: a writable mount, a live directory
- * that can create, and write and search permission on it.
- */
-int ns_vfs_may_create(const struct path *dir)
+/* Facts the open handler's rules are made of (namei_shadow.c). */
+bool ns_vfs_dir_is_dead(const struct inode *dir)
 {
-	struct inode *inode = d_inode(dir->dentry);
-	int err;
-
-	if (IS_DEADDIR(inode))
-		return -ENOENT;
-	err = ns_vfs_may_write_mount(dir->mnt);
-	if (err)
-		return err;
-	err = path_permission(dir, MAY_WRITE | MAY_EXEC);
-	if (err)
-		return err;
-	return inode->i_op->create ? 0 : -EACCES;
+	return IS_DEADDIR(dir);
 }
 
-bool ns_vfs_may_open_dev(const struct path *path)
+bool ns_vfs_can_create(const struct inode *dir)
 {
-	return !(path->mnt->mnt_flags & MNT_NODEV) &&
-		!(path->mnt->mnt_sb->s_iflags & SB_I_NODEV);
+	return dir->i_op->create;
 }
 
-/*
- * vfs_open()'s refusals that the object and its mount decide, without
- * opening it: write access to a file being executed (ETXTBSY: its
- * i_writecount is held negative; O_TRUNC takes write access too), write
- * access on a read-only mount (EROFS, but for devices, FIFOs and
- * sockets), and a socket, whose inode's open is sock_no_open() (ENXIO).
- */
-int ns_vfs_open_refusal(const struct path *path, unsigned int flag)
+/* Devices on it may not be opened (nodev, or a superblock without devices). */
+bool ns_vfs_mount_nodev(const struct vfsmount *mnt)
 {
-	struct inode *inode = d_inode(path->dentry);
-	bool write = (flag & O_ACCMODE) != O_RDONLY;
+	return (mnt->mnt_flags & MNT_NODEV) || (mnt->mnt_sb->s_iflags & SB_I_NODEV);
+}
 
-	if (S_ISREG(inode->i_mode) && (write || (flag & O_TRUNC)) &&
-	    atomic_read(&inode->i_writecount) < 0)
-		return -ETXTBSY;
-	if (write && !special_file(inode->i_mode) && __mnt_is_readonly(path->mnt))
-		return -EROFS;
-	if (S_ISSOCK(inode->i_mode))
-		return -ENXIO;
-	return 0;
+bool ns_vfs_mount_readonly(struct vfsmount *mnt)
+{
+	return __mnt_is_readonly(mnt);
+}
+
+/* A file being executed: its i_writecount is held negative. */
+bool ns_vfs_being_executed(const struct inode *inode)
+{
+	return atomic_read(&inode->i_writecount) < 0;
 }
 
 /* A dcache hit (positive or negative), with a reference, or NULL. */
@@ -964,39 +944,28 @@ void ns_vfs_start_leave(struct ns_start *st)
 	path_put(&st->fs.pwd);
 }
 
+/*
+ * What atime_needs_update() decides by, for a link about to be followed
+ * (namei_shadow.c has the rule): @never where no atime is kept -- a
+ * noatime inode or mount, a read-only filesystem or mount -- else
+ * relatime and the three times.
+ */
+void ns_vfs_atime_take(struct ns_vfs_atime *a, struct vfsmount *mnt,
+		       const struct inode *inode)
+{
+	a->never = (inode->i_flags & S_NOATIME) || (mnt->mnt_flags & MNT_NOATIME) ||
+		IS_NOATIME(inode) || sb_rdonly(inode->i_sb) ||
+		__mnt_is_readonly(mnt);
+	a->relatime = mnt->mnt_flags & MNT_RELATIME;
+	a->atime = ns_inode_atime(inode);
+	a->mtime = ns_inode_mtime(inode);
+	a->ctime = ns_inode_ctime(inode);
+}
+
 /* The start is not a directory: a relative name cannot be walked from it. */
 bool ns_vfs_start_is_dir(const struct ns_start *st)
 {
 	return d_can_lookup(st->fs.pwd.dentry);
-}
-
-/*
- * Would following @link touch its atime?  The kernel asks
- * atime_needs_update(), which is not exported: this is its rule for the
- * common mount options (noatime, nodiratime does not apply to links,
- * relatime: only when atime is not newer than mtime and ctime, or a
- * day old), erring towards "yes", which only costs an unlazy.
- */
-bool ns_vfs_atime_needs_update(struct vfsmount *mnt, struct inode *inode)
-{
-	struct timespec64 now, atime, mtime, ctime;
-
-	if (inode->i_flags & S_NOATIME)
-		return false;
-	if (mnt->mnt_flags & MNT_NOATIME)
-		return false;
-	if (IS_NOATIME(inode) || sb_rdonly(inode->i_sb) || __mnt_is_readonly(mnt))
-		return false;
-	if (!(mnt->mnt_flags & MNT_RELATIME))
-		return true;
-	atime = ns_inode_atime(inode);
-	mtime = ns_inode_mtime(inode);
-	ctime = ns_inode_ctime(inode);
-	if (timespec64_compare(&mtime, &atime) >= 0 ||
-	    timespec64_compare(&ctime, &atime) >= 0)
-		return true;
-	ktime_get_coarse_real_ts64(&now);
-	return now.tv_sec - atime.tv_sec >= 24 * 60 * 60;
 }
 
 static seqlock_t *ns_mount_lock(void)
@@ -1008,19 +977,14 @@ static seqlock_t *ns_mount_lock(void)
 
 void ns_vfs_seq_begin(struct ns_vfs_seq *seq)
 {
-	seqlock_t *ml = ns_mount_lock();
-
 	seq->rename = read_seqbegin(&rename_lock);
-	seq->mount = ml ? read_seqbegin(ml) : 0;
+	seq->mount = ns_vfs_mount_seq_begin();
 }
 
 bool ns_vfs_seq_moved(const struct ns_vfs_seq *seq)
 {
-	seqlock_t *ml = ns_mount_lock();
-
-	if (read_seqretry(&rename_lock, seq->rename))
-		return true;
-	return ml && read_seqretry(ml, seq->mount);
+	return read_seqretry(&rename_lock, seq->rename) ||
+		ns_vfs_mount_seq_retry(seq->mount);
 }
 
 /*

@@ -26,6 +26,7 @@
 #include <linux/namei.h>
 #include <linux/cred.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 
 #include "ns_compat.h"
 #include "ns_events.h"
@@ -99,6 +100,7 @@ static const char *open_last_lookups(struct nameidata *nd, struct ns_open *op)
 	NS_SYMBOL(open_last_lookups);
 static int may_open(struct nameidata *nd, int acc_mode, unsigned int flag)
 	NS_SYMBOL(may_open);
+static int may_o_create(const struct path *dir) NS_SYMBOL(may_o_create);
 static int do_open(struct nameidata *nd, struct ns_open *op) NS_SYMBOL(do_open);
 static int path_openat(struct nameidata *nd, unsigned int open_flag,
 		       struct ns_open *op) NS_SYMBOL(path_openat);
@@ -531,12 +533,38 @@ static const char *ns_link_got(struct nameidata *nd, const char *res)
 }
 
 /*
- * pick_link in RCU mode.  It stays in RCU mode for what can be done
- * without blocking or references: a body the filesystem keeps inline
- * (i_link) or gives without a dentry (->get_link(NULL, ...)), no atime
- * to update, room on the stack.  Returns NS_WHY_NONE when it handled the link
- * (*@res set), or why REF mode must take over: the caller unlazies and
- * pick_link() starts over, so nothing is changed before that is known.
+ * Would following a link touch its atime?  The kernel asks
+ * atime_needs_update(), which is not exported: this is its rule for the
+ * common mount options (noatime, nodiratime does not apply to links,
+ * relatime: only when atime is not newer than mtime and ctime, or a
+ * day old), erring towards "yes", which only costs an unlazy.
+ */
+static bool link_needs_atime_update(struct vfsmount *mnt,
+				    const struct inode *inode)
+{
+	struct ns_vfs_atime a;
+	struct timespec64 now;
+
+	ns_vfs_atime_take(&a, mnt, inode);
+	if (a.never)
+		return false;
+	if (!a.relatime)
+		return true;
+	if (timespec64_compare(&a.mtime, &a.atime) >= 0 ||
+	    timespec64_compare(&a.ctime, &a.atime) >= 0)
+		return true;
+	ktime_get_coarse_real_ts64(&now);
+	return now.tv_sec - a.atime.tv_sec >= 24 * 60 * 60;
+}
+
+/*
+ * pick_link in RCU mode, its checks in pick_link's order.  It stays in
+ * RCU mode for what can be done without blocking or references: room
+ * on the stack, no atime to update, a body the filesystem keeps inline
+ * (i_link) or gives without a dentry (->get_link(NULL, ...)).  Returns
+ * NS_WHY_NONE when it handled the link (*@res set), or why REF mode must
+ * take over: the caller unlazies and pick_link() starts over, so
+ * nothing is changed before that is known.
  */
 static enum ns_why pick_link_rcu(struct nameidata *nd, const struct path *found,
 				 struct inode *inode, int flags,
@@ -553,20 +581,20 @@ static enum ns_why pick_link_rcu(struct nameidata *nd, const struct path *found,
 		*res = ERR_PTR(-ELOOP);
 		return NS_WHY_NONE;
 	}
-	if (ns_vfs_is_magic_link(inode))
-		return NS_WHY_MAGIC;
 	/* in RCU mode only @inode, read before d_seq was checked, is trusted */
 	if ((flags & WALK_TRAILING) && may_follow_link(nd, &link, inode))
 		return NS_WHY_PROTECTED;
 	if (ns_vfs_nosymfollow(link.mnt) && !nd->semantics_42)
 		return NS_WHY_NOSYMFOLLOW;
-	if (ns_vfs_atime_needs_update(link.mnt, inode))
+	if (ns_vfs_is_magic_link(inode))
+		return NS_WHY_MAGIC;
+	if (reserve_stack(nd))
+		return NS_WHY_ALLOC;
+	if (link_needs_atime_update(link.mnt, inode))
 		return NS_WHY_ATIME;
 	err = may_follow_link_lsm(nd, link.dentry, inode);
 	if (err == -ECHILD)
 		return NS_WHY_LSM;
-	if (!err && reserve_stack(nd))
-		return NS_WHY_ALLOC;
 	body = err ? ERR_PTR(err) : ns_vfs_link_body(NULL, inode, &done);
 	if (body == ERR_PTR(-ECHILD))
 		return NS_WHY_LINK;
@@ -903,6 +931,18 @@ static struct dentry *lookup_component(struct nameidata *nd)
 }
 
 /*
+ * ".." at the walk's root stays there.  (The suite's mutation build,
+ * NS_TEST_BREAK_DOTDOT, forgets this, to prove the tests notice.)
+ */
+static bool dotdot_at_root(struct nameidata *nd)
+{
+	if (NS_TEST_BREAK_DOTDOT || !path_equal(&nd->path, &nd->root))
+		return false;
+	nd->step.how = NS_HOW_DOTDOT_ROOT;
+	return true;
+}
+
+/*
  * follow_dotdot, as 4.2 does it: stay at the walk's root; at the root
  * of a mount, climb to its mountpoint with follow_up() (and again, for
  * mounts on mount roots); then take the parent, which must still be
@@ -913,12 +953,8 @@ static struct dentry *follow_dotdot(struct nameidata *nd)
 	struct dentry *parent;
 
 	for (;;) {
-#ifndef NS_TEST_BREAK_DOTDOT
-		if (path_equal(&nd->path, &nd->root)) {
-			nd->step.how = NS_HOW_DOTDOT_ROOT;
+		if (dotdot_at_root(nd))
 			return dget(nd->path.dentry);
-		}
-#endif
 		if (!ns_vfs_is_mount_root(&nd->path))
 			break;
 		if (!ns_vfs_mount_up(&nd->path)) {
@@ -947,13 +983,10 @@ static struct dentry *follow_dotdot_rcu(struct nameidata *nd)
 {
 	struct dentry *old = nd->path.dentry, *parent;
 
-#ifndef NS_TEST_BREAK_DOTDOT
-	if (path_equal(&nd->path, &nd->root)) {
-		nd->step.how = NS_HOW_DOTDOT_ROOT;
+	if (dotdot_at_root(nd)) {
 		nd->next_seq = nd->seq;
 		return old;
 	}
-#endif
 	if (ns_vfs_is_mount_root(&nd->path)) {
 		/* choosing the mountpoint needs struct mount: REF mode does */
 		if (!try_to_unlazy(nd, NS_WHY_MOUNT_UP))
@@ -1500,6 +1533,27 @@ static int build_open_flags(struct nameidata *nd, unsigned int open_flag,
 }
 
 /*
+ * may_o_create, without creating: a live directory on a writable
+ * mount, write and search permission on it, and a filesystem that can
+ * create there.
+ */
+static int may_o_create(const struct path *dir)
+{
+	struct inode *inode = d_inode(dir->dentry);
+	int err;
+
+	if (ns_vfs_dir_is_dead(inode))
+		return -ENOENT;
+	err = ns_vfs_may_write_mount(dir->mnt);
+	if (err)
+		return err;
+	err = ns_vfs_permission(dir, MAY_WRITE | MAY_EXEC);
+	if (err)
+		return err;
+	return ns_vfs_can_create(inode) ? 0 : -EACCES;
+}
+
+/*
  * The last component with O_CREAT: a trailing slash is EISDIR before
  * anything is looked up; a negative dentry means "create it here", if
  * the mount is writable and the writer may write and search the
@@ -1529,7 +1583,7 @@ static const char *open_create_last(struct nameidata *nd, struct ns_open *op)
 		goto out;
 	}
 	dput(dentry);
-	err = ns_vfs_may_create(&nd->path);
+	err = may_o_create(&nd->path);
 	if (err) {
 		res = ERR_PTR(err);
 		goto out;
@@ -1597,7 +1651,7 @@ static int may_open(struct nameidata *nd, int acc_mode, unsigned int flag)
 		break;
 	case S_IFBLK:
 	case S_IFCHR:
-		if (!ns_vfs_may_open_dev(&nd->path))
+		if (ns_vfs_mount_nodev(nd->path.mnt))
 			return -EACCES;
 		break;
 	}
@@ -1610,6 +1664,29 @@ static int may_open(struct nameidata *nd, int acc_mode, unsigned int flag)
 		if (flag & O_TRUNC)
 			return -EPERM;
 	}
+	return 0;
+}
+
+/*
+ * vfs_open()'s refusals that the object and its mount decide, without
+ * opening it: write access to a file being executed (ETXTBSY; O_TRUNC
+ * takes write access too), write access on a read-only mount (EROFS,
+ * but for devices, FIFOs and sockets), and a socket, whose inode's open
+ * is sock_no_open() (ENXIO).
+ */
+static int open_refusal(const struct path *path, unsigned int flag)
+{
+	struct inode *inode = d_inode(path->dentry);
+	bool write = (flag & O_ACCMODE) != O_RDONLY;
+
+	if (S_ISREG(inode->i_mode) && (write || (flag & O_TRUNC)) &&
+	    ns_vfs_being_executed(inode))
+		return -ETXTBSY;
+	if (write && !special_file(inode->i_mode) &&
+	    ns_vfs_mount_readonly(path->mnt))
+		return -EROFS;
+	if (S_ISSOCK(inode->i_mode))
+		return -ENXIO;
 	return 0;
 }
 
@@ -1668,7 +1745,7 @@ static int do_open(struct nameidata *nd, struct ns_open *op)
 	err = may_open(nd, acc_mode, flag);
 	if (err)
 		return err;
-	return ns_vfs_open_refusal(&nd->path, flag);
+	return open_refusal(&nd->path, flag);
 }
 
 static int path_openat(struct nameidata *nd, unsigned int open_flag,

@@ -7,6 +7,7 @@
 #define NS_MODEL_H
 
 #include <linux/fs_struct.h>
+#include <linux/time64.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
 #include "ns_ksyms.h"
@@ -46,10 +47,12 @@ int ns_vfs_hash(struct dentry *parent, struct qstr *name);
 /* Permissions, with the caller's credentials. */
 int ns_vfs_may_exec(const struct path *dir);
 int ns_vfs_permission(const struct path *path, int mask);
-int ns_vfs_may_create(const struct path *dir);
 int ns_vfs_may_write_mount(struct vfsmount *mnt);
-bool ns_vfs_may_open_dev(const struct path *path);
-int ns_vfs_open_refusal(const struct path *path, unsigned int flag);
+bool ns_vfs_dir_is_dead(const struct inode *dir);
+bool ns_vfs_can_create(const struct inode *dir);
+bool ns_vfs_mount_nodev(const struct vfsmount *mnt);
+bool ns_vfs_mount_readonly(struct vfsmount *mnt);
+bool ns_vfs_being_executed(const struct inode *inode);
 
 /* The dcache. */
 struct dentry *ns_vfs_lookup_cached(struct dentry *parent,
@@ -102,7 +105,16 @@ unsigned int ns_vfs_seq_sample(struct dentry *dentry);
 bool ns_vfs_still_named(struct dentry *dentry, unsigned int seq,
 			const struct dentry *parent, const struct qstr *name);
 bool ns_vfs_seq_retry_dentry(struct dentry *dentry, unsigned int seq);
-bool ns_vfs_atime_needs_update(struct vfsmount *mnt, struct inode *inode);
+
+/* What atime_needs_update() decides by. */
+struct ns_vfs_atime {
+	bool never;		/* no atime kept: noatime, read-only */
+	bool relatime;
+	struct timespec64 atime, mtime, ctime;
+};
+
+void ns_vfs_atime_take(struct ns_vfs_atime *a, struct vfsmount *mnt,
+		       const struct inode *inode);
 
 /* A dentry as a step line shows it: " dev=M:m ino=N type=T perm=P ..." */
 struct ns_vfs_object {
