@@ -37,6 +37,7 @@ void ns_record_reset(struct ns_record *rec)
 static bool ns_record_keep(struct ns_record *rec, const char *s, u32 len,
 			   u32 *off)
 {
+	BUILD_BUG_ON(NS_REC_ARENA > U32_MAX);	/* offsets are u32 */
 	if (len > NS_REC_ARENA - rec->used)
 		return false;
 	memcpy(rec->arena + rec->used, s, len);

@@ -8,6 +8,7 @@
 #include <linux/ctype.h>
 #include <linux/fcntl.h>
 #include <linux/kernel.h>
+#include <linux/log2.h>
 #include <linux/namei.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -90,6 +91,7 @@ static int ns_parse_flags(char *val, struct ns_request *rq, const char **why)
 	char *tok;
 	int i;
 
+	BUILD_BUG_ON(ARRAY_SIZE(ns_rflag_names) != ilog2(NS_RF_RDWR) + 1);
 	rq->rflags = 0;
 	rq->flags_given = true;
 	while ((tok = strsep(&val, ",")) != NULL) {

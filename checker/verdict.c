@@ -184,6 +184,8 @@ size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
 	bool elsewhere = false;
 	int start, witnessed = 0, shown;
 
+	/* the record keeps every step the trace has room to show */
+	BUILD_BUG_ON(NS_REC_STEPS * NS_STEP_LINE_MIN < NS_TRACE_MAX);
 	ns_buf_init(&out, ss->result, NS_RESULT_MAX);
 	ns_buf_init(&trace, ss->trace, NS_TRACE_MAX);
 	ss->nd.wit = &ss->wit;

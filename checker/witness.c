@@ -35,6 +35,7 @@ void ns_witness(struct nameidata *nd, struct vfsmount *mnt,
 	struct ns_witness *x;
 	int i;
 
+	BUILD_BUG_ON(NS_WITNESSES > BITS_PER_LONG);	/* w->held's bits */
 	if (!w)
 		return;
 	for (i = w->n - 1; i >= 0; i--)

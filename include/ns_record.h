@@ -16,9 +16,10 @@ struct ns_buf;
 
 /*
  * Steps kept of one attempt.  The rendered trace has room for fewer:
- * a shown step line takes 40 bytes or more of NS_TRACE_MAX.
+ * a shown step line takes NS_STEP_LINE_MIN bytes or more of it.
  */
 #define NS_REC_STEPS	4096
+#define NS_STEP_LINE_MIN 40	/* "step n=1 mode=rcu name=a how=none err=-EIO\n" */
 /*
  * Names and link bodies are copied into the arena as they are met (a
  * body, and a name inside it, may not live to the end of the walk):
