@@ -281,6 +281,7 @@ void ns_debugfs_create(struct dentry *dir)
 	debugfs_create_file("features", 0400, dir, NULL, &ns_features_fops);
 	debugfs_create_file("resolve", 0600, dir, NULL, &resolve_fops);
 	debugfs_create_file("batch", 0600, dir, NULL, &ns_batch_fops);
+	debugfs_create_file("bench", 0600, dir, NULL, &ns_bench_fops);
 	debugfs_create_file("stats", 0600, dir, NULL, &ns_stats_fops);
 	debugfs_create_file("mismatches", 0600, dir, NULL, &ns_mismatches_fops);
 	debugfs_create_file("rcu_lookup_check", 0600, dir, NULL,

@@ -125,7 +125,7 @@ static void ns_trace_verdict(const struct ns_request *rq, enum ns_verdict verdic
  * needs none (the empty name, which getname() refuses), 0 when it is
  * entered, or the errno of a bad at= descriptor.
  */
-static int ns_pin_start(const struct ns_request *rq, struct ns_start *st)
+int ns_start_pin(const struct ns_request *rq, struct ns_start *st)
 {
 	if (!*rq->path && !(rq->rflags & NS_RF_EMPTY))
 		return 1;
@@ -193,7 +193,7 @@ size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
 	if (ss->rec)
 		ns_record_reset(ss->rec);
 
-	start = ns_pin_start(rq, &ss->start);
+	start = ns_start_pin(rq, &ss->start);
 	if (start < 0) {
 		/* the kernel's own fget_raw() said so, for all three */
 		shadow.err = start;

@@ -54,6 +54,7 @@ int ns_session_init(struct ns_session *ss, bool record);
 void ns_session_free(struct ns_session *ss);
 size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
 		      struct ns_summary *sum);
+int ns_start_pin(const struct ns_request *rq, struct ns_start *st);
 
 /* The kernel's own answer (checker/oracle.c). */
 const char *ns_no_oracle(const struct ns_request *rq);
@@ -79,6 +80,7 @@ ssize_t ns_read_locked(struct mutex *lock, const char *buf, const size_t *len,
 		       char __user *ubuf, size_t count, loff_t *ppos);
 int ns_control_word(const char __user *ubuf, size_t count, const char *word);
 extern const struct file_operations ns_batch_fops;
+extern const struct file_operations ns_bench_fops;
 void ns_debugfs_create(struct dentry *dir);
 
 /* RCU-walk as chosen at load (checker/main.c), for `features`. */
