@@ -638,11 +638,13 @@ TEST(no_kernel_pointers)
 
 TEST(file_modes)
 {
-	static const char *const files[] = { RESOLVE, STATS, MISMATCHES };
+	static const char *const files[] = {
+		RESOLVE, STATS, MISMATCHES, NS_DIR "/batch", NS_DIR "/bench",
+	};
 	struct stat st;
 	size_t i;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		ASSERT_EQ(0, stat(files[i], &st));
 		EXPECT_EQ(0600, st.st_mode & 07777) TH_LOG("%s", files[i]);
 	}
