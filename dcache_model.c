@@ -176,12 +176,6 @@ bool ns_vfs_refwalk_refuses_going_names(void)
 	return NS_REFWALK_REFUSES_GOING;
 }
 
-/* A link on a nosymfollow mount is never followed (ELOOP). */
-bool ns_vfs_nosymfollow(const struct vfsmount *mnt)
-{
-	return READ_ONCE(mnt->mnt_flags) & MNT_NOSYMFOLLOW;
-}
-
 /*
  * fs.protected_symlinks, live: the kernel's variable where kallsyms
  * found it, otherwise the sysctl file -- which is opened and read, so
@@ -468,59 +462,6 @@ bool ns_vfs_connected(struct vfsmount *mnt, struct dentry *dentry)
 	return is_subdir(dentry, mnt->mnt_root);
 }
 
-bool ns_vfs_is_mounted_on(const struct dentry *dentry)
-{
-	return READ_ONCE(dentry->d_flags) & DCACHE_MOUNTED;
-}
-
-bool ns_vfs_is_managed(const struct dentry *dentry)
-{
-	return READ_ONCE(dentry->d_flags) & DCACHE_MANAGED_DENTRY;
-}
-
-/*
- * What RCU mode may do about the mounts on @dentry, from one read of
- * its flags: nothing is mounted; something is, to be crossed; or the
- * filesystem manages it (d_manage, automount), which only REF mode may
- * ask.
- */
-enum ns_mounted ns_vfs_mounted_rcu(const struct dentry *dentry)
-{
-	unsigned int flags = READ_ONCE(dentry->d_flags);
-
-	if (flags & (DCACHE_MANAGE_TRANSIT | DCACHE_NEED_AUTOMOUNT))
-		return NS_MOUNTED_MANAGED;
-	return flags & DCACHE_MOUNTED ? NS_MOUNTED_YES : NS_MOUNTED_NONE;
-}
-
-/* Is @path the root of its mount? */
-bool ns_vfs_is_mount_root(const struct path *path)
-{
-	return path->dentry == READ_ONCE(path->mnt->mnt_root);
-}
-
-struct dentry *ns_vfs_mount_root(const struct vfsmount *mnt)
-{
-	return READ_ONCE(mnt->mnt_root);
-}
-
-/* RCU mode: what a dentry points to now, read once; d_seq decides later. */
-struct inode *ns_vfs_inode_rcu(const struct dentry *dentry)
-{
-	return READ_ONCE(dentry->d_inode);
-}
-
-struct dentry *ns_vfs_parent_rcu(const struct dentry *dentry)
-{
-	return READ_ONCE(dentry->d_parent);
-}
-
-/* Does the filesystem want its dentries revalidated (->d_revalidate)? */
-bool ns_vfs_revalidates(const struct dentry *dentry)
-{
-	return dentry->d_flags & DCACHE_OP_REVALIDATE;
-}
-
 /*
  * A link's body: inline (i_link), or from ->get_link -- with no dentry
  * (@dentry NULL) in RCU mode, where the filesystem may say -ECHILD.
@@ -763,16 +704,6 @@ bool ns_vfs_still_named(struct dentry *dentry, unsigned int seq,
 		READ_ONCE(dentry->d_name.hash_len) == name->hash_len;
 
 	return same && !read_seqcount_retry(&dentry->d_seq, seq);
-}
-
-unsigned int ns_vfs_seq_begin_dentry(struct dentry *dentry)
-{
-	return read_seqcount_begin(&dentry->d_seq);
-}
-
-bool ns_vfs_seq_retry_dentry(struct dentry *dentry, unsigned int seq)
-{
-	return read_seqcount_retry(&dentry->d_seq, seq);
 }
 
 /*

@@ -32,7 +32,7 @@
 #include "ns_compat.h"
 #include "ns_ksyms.h"
 
-static struct ns_ksym ns_ksyms[NS_SYM_NR] = {
+struct ns_ksym ns_ksyms[NS_SYM_NR] = {
 	[NS_SYM_KALLSYMS_LOOKUP_NAME] = { "kallsyms_lookup_name", NS_KSYM_FUNC },
 	[NS_SYM_D_LOOKUP_RCU]	= { "__d_lookup_rcu", NS_KSYM_FUNC },
 	[NS_SYM_LOOKUP_MNT]	= { "__lookup_mnt", NS_KSYM_FUNC },
@@ -354,11 +354,6 @@ void ns_ksyms_show_exports(struct seq_file *m)
 	for (i = 0; i < ARRAY_SIZE(ns_exports); i++)
 		seq_printf(m, "export %s linked=%s\n", ns_exports[i].name,
 			   ns_exports[i].addr ? "y" : "n");
-}
-
-const struct ns_ksym *ns_ksym(enum ns_ksym_id id)
-{
-	return &ns_ksyms[id];
 }
 
 /*

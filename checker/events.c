@@ -33,15 +33,6 @@ void ns_event_start(struct nameidata *nd, enum ns_start_at at)
 		ns_record_start(nd->rec, nd, at);
 }
 
-void ns_event_step_begin(struct nameidata *nd)
-{
-	memset(&nd->step, 0, sizeof(nd->step));
-	nd->steps++;
-	nd->step.mode = nd->mode;
-	if (nd->rec)
-		ns_record_step_begin(nd->rec, nd);
-}
-
 static void ns_trace_step(struct nameidata *nd, int err)
 {
 	const struct ns_step *st = &nd->step;

@@ -28,16 +28,14 @@ static void ns_witness_put(struct ns_witnesses *w, int i)
  * the walk validated it with, and referenced when the walk leaves RCU
  * mode (ns_witness_legitimize).
  */
-void ns_witness(struct nameidata *nd, struct vfsmount *mnt,
-		struct dentry *dentry, unsigned int seq)
+void __ns_witness(struct nameidata *nd, struct vfsmount *mnt,
+		  struct dentry *dentry, unsigned int seq)
 {
 	struct ns_witnesses *w = nd->wit;
 	struct ns_witness *x;
 	int i;
 
 	BUILD_BUG_ON(NS_WITNESSES > BITS_PER_LONG);	/* w->held's bits */
-	if (!w)
-		return;
 	for (i = w->n - 1; i >= 0; i--)
 		if (w->w[i].dentry == dentry && w->w[i].mnt == mnt)
 			return;
@@ -61,9 +59,9 @@ void ns_witness(struct nameidata *nd, struct vfsmount *mnt,
 	}
 }
 
-void ns_witness_ref(struct nameidata *nd, const struct path *path)
+void __ns_witness_ref(struct nameidata *nd, const struct path *path)
 {
-	ns_witness(nd, path->mnt, path->dentry, ns_vfs_seq_sample(path->dentry));
+	__ns_witness(nd, path->mnt, path->dentry, ns_vfs_seq_sample(path->dentry));
 }
 
 /*
@@ -72,12 +70,12 @@ void ns_witness_ref(struct nameidata *nd, const struct path *path)
  * no trace in it, so the name is asked too -- a dentry already moved
  * away from it is a change this walk rests on.
  */
-void ns_witness_found(struct nameidata *nd, const struct path *path)
+void __ns_witness_found(struct nameidata *nd, const struct path *path)
 {
 	unsigned int seq = ns_vfs_seq_sample(path->dentry);
 
-	ns_witness(nd, path->mnt, path->dentry, seq);
-	if (nd->wit && nd->last_type == NS_LAST_NORM &&
+	__ns_witness(nd, path->mnt, path->dentry, seq);
+	if (nd->last_type == NS_LAST_NORM &&
 	    path->dentry != nd->path.dentry &&
 	    !ns_vfs_still_named(path->dentry, seq, nd->path.dentry, &nd->last))
 		nd->wit->moved = true;
@@ -87,12 +85,12 @@ void ns_witness_found(struct nameidata *nd, const struct path *path)
  * A permission is being decided on @dentry (a witness): what it rests
  * on, as it is now, is what must not change.
  */
-void ns_witness_relied(struct nameidata *nd, const struct dentry *dentry)
+void __ns_witness_relied(struct nameidata *nd, const struct dentry *dentry)
 {
 	struct ns_witnesses *w = nd->wit;
 	int i;
 
-	for (i = w ? w->n - 1 : -1; i >= 0; i--) {
+	for (i = w->n - 1; i >= 0; i--) {
 		if (w->w[i].dentry == dentry) {
 			w->w[i].relied = true;
 			ns_vfs_attrs_take(&w->w[i].attrs, dentry);
@@ -102,22 +100,22 @@ void ns_witness_relied(struct nameidata *nd, const struct dentry *dentry)
 }
 
 /* Where the walk stands now: its start, or where a jump took it. */
-void ns_witness_here(struct nameidata *nd)
+void __ns_witness_here(struct nameidata *nd)
 {
 	struct dentry *dentry = nd->path.dentry;
 
-	ns_witness(nd, nd->path.mnt, dentry, nd->mode == NS_MODE_RCU ?
+	__ns_witness(nd, nd->path.mnt, dentry, nd->mode == NS_MODE_RCU ?
 		   nd->seq : ns_vfs_seq_sample(dentry));
 }
 
 /* The walk went down from the witness @mnt, @from to the mount @to. */
-void ns_witness_crossed(struct nameidata *nd, const struct vfsmount *mnt,
-			const struct dentry *from, const struct vfsmount *to)
+void __ns_witness_crossed(struct nameidata *nd, const struct vfsmount *mnt,
+			  const struct dentry *from, const struct vfsmount *to)
 {
 	struct ns_witnesses *w = nd->wit;
 	int i;
 
-	for (i = 0; w && i < w->n; i++) {
+	for (i = 0; i < w->n; i++) {
 		if (w->w[i].dentry == from && w->w[i].mnt == mnt) {
 			w->w[i].crossed = true;
 			w->w[i].top = to;
@@ -127,12 +125,12 @@ void ns_witness_crossed(struct nameidata *nd, const struct vfsmount *mnt,
 }
 
 /* Leaving RCU mode: reference the witnesses, or know they moved. */
-void ns_witness_legitimize(struct nameidata *nd)
+void __ns_witness_legitimize(struct nameidata *nd)
 {
 	struct ns_witnesses *w = nd->wit;
 	int i;
 
-	for (i = 0; w && i < w->n; i++) {
+	for (i = 0; i < w->n; i++) {
 		if ((w->held | w->held_mnt) & BIT(i))
 			continue;
 		/* the mount first: a dentry is never held without its mount */

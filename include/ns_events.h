@@ -21,12 +21,23 @@ void ns_event_walk_start(struct nameidata *nd, const char *request,
 			 unsigned int flags);
 void ns_event_restart(enum ns_why why, enum ns_walk_mode to);
 void ns_event_start(struct nameidata *nd, enum ns_start_at at);
-void ns_event_step_begin(struct nameidata *nd);
 void ns_event_step_end(struct nameidata *nd, int err);
 void ns_event_link_pushed(struct nameidata *nd, const char *body);
 void ns_event_link_popped(struct nameidata *nd);
 void ns_event_mount(struct nameidata *nd, enum ns_mount_dir dir,
 		    const struct dentry *dentry);
 void ns_event_unlazy(struct nameidata *nd, enum ns_why why, bool ok);
+
+struct ns_record;
+void ns_record_step_begin(struct ns_record *rec, struct nameidata *nd);
+
+/* A step begins: inline, as it is all the walk pays without a record. */
+static inline void ns_event_step_begin(struct nameidata *nd)
+{
+	nd->step = (struct ns_step){ .mode = nd->mode };
+	nd->steps++;
+	if (nd->rec)
+		ns_record_step_begin(nd->rec, nd);
+}
 
 #endif /* NS_EVENTS_H */

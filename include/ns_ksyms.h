@@ -50,7 +50,14 @@ enum ns_ksym_id {
 
 int ns_ksyms_check_hide(const char *hide);
 void ns_ksyms_init(enum ns_ksym_source src, const char *hide);
-const struct ns_ksym *ns_ksym(enum ns_ksym_id id);
+extern struct ns_ksym ns_ksyms[NS_SYM_NR];
+
+/* What was found of @id, and whether it may be used. */
+static inline const struct ns_ksym *ns_ksym(enum ns_ksym_id id)
+{
+	return &ns_ksyms[id];
+}
+
 void ns_ksyms_show(struct seq_file *m);
 void ns_ksyms_show_exports(struct seq_file *m);
 

@@ -6,7 +6,11 @@
 #ifndef NS_MODEL_H
 #define NS_MODEL_H
 
+#include <linux/dcache.h>
 #include <linux/fs_struct.h>
+#include <linux/mount.h>
+#include <linux/path.h>
+#include <linux/seqlock.h>
 #include <linux/time64.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
@@ -73,8 +77,6 @@ int ns_vfs_lsm_follow_link(struct dentry *dentry, struct inode *inode,
 int ns_vfs_magic_jump(const struct path *dir, const struct qstr *name,
 		      struct path *res);
 
-bool ns_vfs_nosymfollow(const struct vfsmount *mnt);
-
 /* A name on its way out: unlinked, and marked so nothing mounts on it. */
 bool ns_vfs_name_is_going(const struct dentry *dentry);
 /* Does this kernel's REF-walk refuse to step onto one (7.2)? */
@@ -100,11 +102,9 @@ int ns_vfs_may_exec_rcu(struct vfsmount *mnt, struct inode *inode);
 int ns_vfs_compare_lookup_rcu(struct dentry *parent, const char *name,
 			      bool *found);
 enum ns_dget ns_vfs_dget_seq(struct dentry *dentry, unsigned int seq);
-unsigned int ns_vfs_seq_begin_dentry(struct dentry *dentry);
 unsigned int ns_vfs_seq_sample(struct dentry *dentry);
 bool ns_vfs_still_named(struct dentry *dentry, unsigned int seq,
 			const struct dentry *parent, const struct qstr *name);
-bool ns_vfs_seq_retry_dentry(struct dentry *dentry, unsigned int seq);
 
 /* What atime_needs_update() decides by. */
 struct ns_vfs_atime {
@@ -154,17 +154,83 @@ bool ns_vfs_mount_down(struct path *path);
 bool ns_vfs_mount_up(struct path *path);
 bool ns_vfs_needs_automount(const struct path *path);
 int ns_vfs_automount(struct path *path);
-bool ns_vfs_is_mounted_on(const struct dentry *dentry);
-bool ns_vfs_is_managed(const struct dentry *dentry);
 
 enum ns_mounted { NS_MOUNTED_NONE, NS_MOUNTED_YES, NS_MOUNTED_MANAGED };
 
-enum ns_mounted ns_vfs_mounted_rcu(const struct dentry *dentry);
-bool ns_vfs_is_mount_root(const struct path *path);
-struct dentry *ns_vfs_mount_root(const struct vfsmount *mnt);
-struct inode *ns_vfs_inode_rcu(const struct dentry *dentry);
-struct dentry *ns_vfs_parent_rcu(const struct dentry *dentry);
-bool ns_vfs_revalidates(const struct dentry *dentry);
+/*
+ * The door's smallest reads, one field each, inline: the walker takes
+ * them at every component, and a call each would cost more than the
+ * read.  They are the door's all the same: only here, never spelled
+ * out in the walker.
+ */
+/* RCU mode: what a dentry points to now, read once; d_seq decides later. */
+static inline struct inode *ns_vfs_inode_rcu(const struct dentry *dentry)
+{
+	return READ_ONCE(dentry->d_inode);
+}
+
+static inline struct dentry *ns_vfs_parent_rcu(const struct dentry *dentry)
+{
+	return READ_ONCE(dentry->d_parent);
+}
+
+/* Does the filesystem want its dentries revalidated (->d_revalidate)? */
+static inline bool ns_vfs_revalidates(const struct dentry *dentry)
+{
+	return dentry->d_flags & DCACHE_OP_REVALIDATE;
+}
+
+static inline bool ns_vfs_is_managed(const struct dentry *dentry)
+{
+	return READ_ONCE(dentry->d_flags) & DCACHE_MANAGED_DENTRY;
+}
+
+static inline bool ns_vfs_is_mounted_on(const struct dentry *dentry)
+{
+	return READ_ONCE(dentry->d_flags) & DCACHE_MOUNTED;
+}
+
+static inline bool ns_vfs_seq_retry_dentry(struct dentry *dentry, unsigned int seq)
+{
+	return read_seqcount_retry(&dentry->d_seq, seq);
+}
+
+static inline unsigned int ns_vfs_seq_begin_dentry(struct dentry *dentry)
+{
+	return read_seqcount_begin(&dentry->d_seq);
+}
+
+static inline struct dentry *ns_vfs_mount_root(const struct vfsmount *mnt)
+{
+	return READ_ONCE(mnt->mnt_root);
+}
+
+/* Is @path the root of its mount? */
+static inline bool ns_vfs_is_mount_root(const struct path *path)
+{
+	return path->dentry == READ_ONCE(path->mnt->mnt_root);
+}
+
+/*
+ * What RCU mode may do about the mounts on @dentry, from one read of
+ * its flags: nothing is mounted; something is, to be crossed; or the
+ * filesystem manages it (d_manage, automount), which only REF mode may
+ * ask.
+ */
+static inline enum ns_mounted ns_vfs_mounted_rcu(const struct dentry *dentry)
+{
+	unsigned int flags = READ_ONCE(dentry->d_flags);
+
+	if (flags & (DCACHE_MANAGE_TRANSIT | DCACHE_NEED_AUTOMOUNT))
+		return NS_MOUNTED_MANAGED;
+	return flags & DCACHE_MOUNTED ? NS_MOUNTED_YES : NS_MOUNTED_NONE;
+}
+
+/* A link on a nosymfollow mount is never followed (ELOOP). */
+static inline bool ns_vfs_nosymfollow(const struct vfsmount *mnt)
+{
+	return READ_ONCE(mnt->mnt_flags) & MNT_NOSYMFOLLOW;
+}
 
 struct delayed_call;
 const char *ns_vfs_link_body(struct dentry *dentry, struct inode *inode,

@@ -61,7 +61,6 @@ void ns_record_reset(struct ns_record *rec);
 
 void ns_record_start(struct ns_record *rec, struct nameidata *nd,
 		     enum ns_start_at at);
-void ns_record_step_begin(struct ns_record *rec, struct nameidata *nd);
 void ns_record_link(struct ns_record *rec, struct nameidata *nd,
 		    const char *body);
 void ns_record_step_end(struct ns_record *rec, struct nameidata *nd, int err);

@@ -44,15 +44,67 @@ struct ns_witnesses {
 	bool overflowed;		/* more than NS_WITNESSES: some not kept */
 };
 
-void ns_witness(struct nameidata *nd, struct vfsmount *mnt,
-		struct dentry *dentry, unsigned int seq);
-void ns_witness_ref(struct nameidata *nd, const struct path *path);
-void ns_witness_found(struct nameidata *nd, const struct path *path);
-void ns_witness_relied(struct nameidata *nd, const struct dentry *dentry);
-void ns_witness_here(struct nameidata *nd);
-void ns_witness_crossed(struct nameidata *nd, const struct vfsmount *mnt,
-			const struct dentry *from, const struct vfsmount *to);
-void ns_witness_legitimize(struct nameidata *nd);
+void __ns_witness(struct nameidata *nd, struct vfsmount *mnt,
+		  struct dentry *dentry, unsigned int seq);
+void __ns_witness_ref(struct nameidata *nd, const struct path *path);
+void __ns_witness_found(struct nameidata *nd, const struct path *path);
+void __ns_witness_relied(struct nameidata *nd, const struct dentry *dentry);
+void __ns_witness_here(struct nameidata *nd);
+void __ns_witness_crossed(struct nameidata *nd, const struct vfsmount *mnt,
+			  const struct dentry *from, const struct vfsmount *to);
+void __ns_witness_legitimize(struct nameidata *nd);
+
+/*
+ * What the walker calls: nothing at all for a walk that keeps no
+ * witnesses (the bench's shadow walker).
+ */
+static inline void ns_witness(struct nameidata *nd, struct vfsmount *mnt,
+			      struct dentry *dentry, unsigned int seq)
+{
+	if (nd->wit)
+		__ns_witness(nd, mnt, dentry, seq);
+}
+
+static inline void ns_witness_ref(struct nameidata *nd, const struct path *path)
+{
+	if (nd->wit)
+		__ns_witness_ref(nd, path);
+}
+
+static inline void ns_witness_found(struct nameidata *nd, const struct path *path)
+{
+	if (nd->wit)
+		__ns_witness_found(nd, path);
+}
+
+static inline void ns_witness_relied(struct nameidata *nd,
+				     const struct dentry *dentry)
+{
+	if (nd->wit)
+		__ns_witness_relied(nd, dentry);
+}
+
+static inline void ns_witness_here(struct nameidata *nd)
+{
+	if (nd->wit)
+		__ns_witness_here(nd);
+}
+
+static inline void ns_witness_crossed(struct nameidata *nd,
+				      const struct vfsmount *mnt,
+				      const struct dentry *from,
+				      const struct vfsmount *to)
+{
+	if (nd->wit)
+		__ns_witness_crossed(nd, mnt, from, to);
+}
+
+static inline void ns_witness_legitimize(struct nameidata *nd)
+{
+	if (nd->wit)
+		__ns_witness_legitimize(nd);
+}
+
 int ns_witnesses_moved(struct ns_witnesses *w);
 
 #endif /* NS_WITNESS_H */
