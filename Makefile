@@ -17,6 +17,9 @@
 #   make check-debug     the suite on the debug kernel only (KASAN, lockdep,
 #                        PROVE_RCU, kmemleak), and its harness tests
 #   make check-static    checkpatch --strict, sparse (C=2) and W=1 only
+#   make bench           the shadow against the kernel on the same walks,
+#                        every supported kernel, in the VM: build/bench/
+#                        table.txt and a plot per kernel (see README)
 #   make kernels         fetch and unpack the supported Debian kernels
 #   make deps            apt-get install what the tools need
 
@@ -49,6 +52,9 @@ kernels: deps
 
 check:
 	tools/check.sh
+
+bench: deps kernels
+	tools/bench.sh
 
 check-debug:
 	NS_KERNELS=$$(. tools/lib.sh && echo $$NS_DEBUG_KERNEL) NS_STATIC=0 tools/check.sh

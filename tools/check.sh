@@ -87,6 +87,28 @@ for rel in $kernels; do
 	if [ "$rel" = "$NS_DEBUG_KERNEL" ]; then has_debug=1; else debian="$debian $rel"; fi
 done
 
+# make bench, once, small (tmpfs only, 20 walks a cell, one repeat), on
+# the primary kernel: the matrix runs, every cell's walkers gave the same
+# answer, the table and the plot are written.  Speed is not tested.
+bench_smoke() {
+	local table=$top/build/bench/table.txt cells
+	"$top/tools/bench.sh" -q -k "$NS_PRIMARY_KERNEL" -n 20 -r 1 >/dev/null || {
+		echo "not ok 1 make bench (small) failed"; return 1; }
+	cells=$(grep -c -E '^(tmpfs|9p) ' "$table")
+	if [ "$cells" -lt 20 ]; then
+		echo "not ok 1 make bench: $cells cells in its table, 20 or more expected"
+	elif grep -q DIFFER "$table"; then
+		grep DIFFER "$table" | sed 's/^/# /'
+		echo "not ok 1 make bench: the walkers answered a cell differently"
+	elif [ ! -s "$top/build/bench/bench-$NS_PRIMARY_KERNEL.svg" ]; then
+		echo "not ok 1 make bench: no plot"
+	else
+		echo "ok 1 make bench (small): $cells cells, the same answers, a table and a plot"
+		return 0
+	fi
+	return 1
+}
+
 # Everything after the packages and the kernels, in the order given.
 checks() {
 	[ "${NS_STATIC:-1}" = 0 ] || stage static "$top/tools/check-static.sh"
@@ -100,7 +122,8 @@ checks() {
 		for rel in $debian; do
 			[ "$rel" = "$NS_PRIMARY_KERNEL" ] || others+=("$rel")
 		done
-		stage harness "$top/tools/harness-test.sh" "$NS_PRIMARY_KERNEL" "${others[@]}" ;;
+		stage harness "$top/tools/harness-test.sh" "$NS_PRIMARY_KERNEL" "${others[@]}"
+		stage bench bench_smoke ;;
 	esac
 	if [ -n "$has_debug" ]; then
 		wait "$debug_pid"

@@ -11,6 +11,9 @@ set -euo pipefail
 pkgs=(qemu-system-x86 busybox-static cpio kmod xz-utils file bc make gcc
       dwarves bpftrace python3 sparse linux-source-6.12 libc6-dev
       flex bison libelf-dev libssl-dev mmdebstrap)
+# make bench's plots: NS_EXTRA_PKGS=gnuplot-nox, only when asked
+read -r -a extra <<<"${NS_EXTRA_PKGS:-}"
+pkgs+=("${extra[@]}")
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench-guest.sh KO COUNT REPEATS [quick] - in the VM (tools/bench.sh):
+# the benchmark matrix, each cell a write to the module's `bench` file;
+# "quick": tmpfs only, without the batch (make check's smoke run).
+# Prints one line per cell and repeat:
+#   cell <fs> <series> <x> <walker> <median> <p90> <min> <runs> <err>
+# and, for the batch, "batch <repeat> <requests> <ns>".  Hot walks
+# only: each cell's walkers take turns on the same warm dcache.
+
+set -uo pipefail
+ko=${1:?usage: bench-guest.sh KO COUNT REPEATS}
+count=${2:-1000}
+repeats=${3:-3}
+quick=${4:-}
+B=/sys/kernel/debug/namei_shadow/bench
+T=/tmp/bench
+EV=/sys/kernel/tracing/events/namei_shadow/enable
+
+insmod "$ko" || { echo "bench-guest: insmod $ko failed" >&2; exit 2; }
+
+# A tree for one filesystem at @1: a 40-deep chain of d/, chained and
+# nested links, a mount to cross.
+make_tree() {
+	local top=$1 p=$1 i
+	for i in $(seq 1 40); do p=$p/d; done
+	mkdir -p "$p" && : >"$top/f"
+	# chained: c0 -> c1 -> ... -> cN -> f
+	ln -s f "$top/c39"
+	for i in $(seq 38 -1 0); do ln -s "c$((i + 1))" "$top/c$i"; done
+	# nested: n0 -> d, nI -> n(I-1)/d: each body pushes the next
+	ln -s d "$top/n0"
+	for i in $(seq 1 39); do ln -s "n$((i - 1))/d" "$top/n$i"; done
+	mkdir -p "$top/m" && mount -t tmpfs m "$top/m" && mkdir -p "$top/m/d"
+}
+
+# N components: d/d/.../d
+depth_path() {
+	local p=d i
+	for i in $(seq 2 "$1"); do p=$p/d; done
+	echo "$p"
+}
+
+# One cell: @1 fs, @2 series, @3 x, @4 the request.
+cell() {
+	local fs=$1 series=$2 x=$3 req=$4 r out
+	for r in $(seq 1 "$repeats"); do
+		exec 4<>"$B"
+		if ! printf 'count=%s %s' "$count" "$req" >&4; then
+			echo "bench-guest: refused: $req: $(cat <&4)" >&2
+			exec 4>&-
+			return 1
+		fi
+		out=$(cat <&4)
+		exec 4>&-
+		echo "$out" | sed -n "s|^walker \([^ ]*\) runs=\([0-9]*\) min=\([0-9]*\) median=\([0-9]*\) p90=\([0-9]*\) max=[0-9]* err=\(.*\)\$|cell $fs $series $x \1 \4 \5 \3 \2 \6|p"
+	done
+}
+
+# The matrix on one filesystem, from a cwd on it: a walk that starts on
+# the 9p root would leave RCU mode at its first name (9p revalidates),
+# in the kernel as in the shadow.
+series() {
+	local fs=$1 top=$2 d n
+	cd "$top" || return 1
+	for d in 1 2 4 8 16 32; do
+		cell "$fs" depth "$d" "$(depth_path "$d")"
+	done
+	for n in 0 1 8 39; do
+		if [ "$n" = 0 ]; then
+			cell "$fs" chained 0 f
+			cell "$fs" nested 0 d
+		else
+			cell "$fs" chained "$n" "c$((40 - n))"
+			cell "$fs" nested "$n" "n$((n - 1))"
+		fi
+	done
+	for d in 1 4 16; do
+		cell "$fs" dotdot "$((2 * d))" "$(depth_path "$d")$(printf '/..%.0s' $(seq 1 "$d"))"
+	done
+	cell "$fs" mount 2 m/d
+	# the same depths from /: REF-walk after the 9p root's first name
+	for d in 1 8 32; do
+		cell "$fs-from-root" depth "$d" "$top/$(depth_path "$d")"
+	done
+	cd /
+}
+
+mkdir -p $T && mount -t tmpfs bench $T || exit 2
+mkdir -p $T/tmpfs $T/ext4
+make_tree $T/tmpfs
+if [ -z "$quick" ]; then
+	modprobe -q ${NS_KROOT:+-d "$NS_KROOT"} loop
+	modprobe -q ${NS_KROOT:+-d "$NS_KROOT"} ext4
+	truncate -s 64M $T/ext4.img && mkfs.ext4 -q -F $T/ext4.img &&
+		mount -o loop $T/ext4.img $T/ext4 && make_tree $T/ext4 ||
+		echo "bench-guest: no ext4 on a loop device: skipped" >&2
+fi
+
+series tmpfs $T/tmpfs
+mountpoint -q $T/ext4 && series ext4 $T/ext4
+# the 9p root, read-only: what it has
+cell 9p depth 3 /usr/share/doc
+cell 9p depth 5 /usr/share/doc/bash/README
+# every tracepoint on: the cost of watching
+if [ -z "$quick" ] && [ -w "$EV" ]; then
+	echo 1 >"$EV"
+	cd $T/tmpfs
+	for d in 1 8 32; do
+		cell tmpfs-traced depth "$d" "$(depth_path "$d")"
+	done
+	cd /
+	echo 0 >"$EV"
+fi
+
+# batch: checked requests per second, 4096 requests of depth 8
+req=$T/tmpfs/$(depth_path 8)
+[ -n "$quick" ] || for r in $(seq 1 "$repeats"); do
+	yes "$req" | head -n 4096 >$T/batch.in
+	t0=$(date +%s%N)
+	cat $T/batch.in >/sys/kernel/debug/namei_shadow/batch
+	t1=$(date +%s%N)
+	echo "batch $r 4096 $((t1 - t0))"
+done
+
+umount $T/tmpfs/m
+mountpoint -q $T/ext4 && { umount $T/ext4/m; umount $T/ext4; }
+umount $T
+rmmod namei_shadow || exit 1

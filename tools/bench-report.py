@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""bench-report.py RELEASE CELLS SVG STACK - make bench's table and plot.
+
+CELLS is tools/bench-guest.sh's output: "cell FS SERIES X WALKER MEDIAN
+P90 MIN RUNS ERR" per cell, walker and repeat, and "batch R N NS".
+Prints the release's table: per cell the median ns/lookup of each
+walker (the median of the repeats' medians) and the ratios to the
+kernel, with their range over the repeats; the cost per component and
+per link (slopes of the depth and chained-link series); batch
+throughput; the stack footprint.  Writes the plot to SVG with gnuplot.
+"""
+import statistics
+import subprocess
+import sys
+from collections import defaultdict
+
+WALKERS = ("kernel", "shadow", "shadow-record")
+
+
+def load(path):
+    cells = defaultdict(lambda: defaultdict(list))  # (fs,series,x) -> walker -> [median]
+    errs = {}
+    batch = []
+    order = []
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 10 and w[0] == "cell":
+                key = (w[1], w[2], int(w[3]))
+                if key not in cells:
+                    order.append(key)
+                cells[key][w[4]].append(int(w[5]))
+                errs[(key, w[4])] = w[9]
+            elif len(w) == 4 and w[0] == "batch":
+                batch.append(int(w[2]) * 1e9 / int(w[3]))
+    return cells, errs, batch, order
+
+
+def ratios(cell, walker):
+    """The walker's ratio to the kernel in each repeat (same boot, same round)."""
+    return [s / k for s, k in zip(cell[walker], cell["kernel"]) if k]
+
+
+def slope(cells, fs, series, walker):
+    pts = sorted((x, statistics.median(c[walker])) for (f, s, x), c in cells.items()
+                 if f == fs and s == series and c.get(walker))
+    if len(pts) < 2 or pts[-1][0] == pts[0][0]:
+        return None
+    return (pts[-1][1] - pts[0][1]) / (pts[-1][0] - pts[0][0])
+
+
+def fmt_ratio(r):
+    if not r:
+        return "-"
+    return "%.2f (%.2f-%.2f)" % (statistics.median(r), min(r), max(r))
+
+
+def main():
+    rel, path, svg, stack = sys.argv[1:5]
+    cells, errs, batch, order = load(path)
+    repeats = max((len(v) for c in cells.values() for v in c.values()), default=0)
+    print("%s: ns per lookup, median of %d repeats (each the median of its walks);"
+          % (rel, repeats))
+    print("ratios to the kernel: median (min-max) over the repeats, walks of the same round")
+    print("%-13s %-8s %3s %8s %8s %8s  %-17s %-17s %s" %
+          ("fs", "series", "x", "kernel", "shadow", "record", "shadow/kernel",
+           "record/kernel", "answer"))
+    for key in order:
+        c = cells[key]
+        med = [("%d" % statistics.median(c[w])) if c.get(w) else "-" for w in WALKERS]
+        answers = sorted({errs.get((key, w), "?") for w in WALKERS if c.get(w)})
+        print("%-13s %-8s %3d %8s %8s %8s  %-17s %-17s %s" %
+              (key[0], key[1], key[2], med[0], med[1], med[2],
+               fmt_ratio(ratios(c, "shadow")), fmt_ratio(ratios(c, "shadow-record")),
+               "same" if len(answers) == 1 else "DIFFER " + ",".join(answers)))
+    for fs in ("tmpfs", "ext4"):
+        for series, what in (("depth", "component"), ("chained", "link"), ("nested", "nested link")):
+            k = slope(cells, fs, series, "kernel")
+            s = slope(cells, fs, series, "shadow")
+            r = slope(cells, fs, series, "shadow-record")
+            if k and s:
+                print("%s: per %s (slope of %s): kernel %.0f ns, shadow %.0f ns (%.2fx), "
+                      "with record %.0f ns (%.2fx)" % (fs, what, series, k, s, s / k,
+                                                       r or 0, (r or 0) / k))
+    if batch:
+        print("batch: %.0f checked requests/s (depth 8; %d runs, %.0f-%.0f)" %
+              (statistics.median(batch), len(batch), min(batch), max(batch)))
+    print("stack: %s" % stack)
+    print()
+    plot(cells, rel, svg)
+
+
+def plot(cells, rel, svg):
+    data = svg[:-4] + ".dat"
+    with open(data, "w") as f:
+        for series in ("depth", "chained"):
+            f.write("# %s\n" % series)
+            for (fs, s, x), c in sorted(cells.items()):
+                if fs == "tmpfs" and s == series:
+                    f.write("%d %s\n" % (x, " ".join(
+                        "%d" % statistics.median(c[w]) if c.get(w) else "NaN" for w in WALKERS)))
+            f.write("\n\n")
+    script = """
+set terminal svg size 900,420 dynamic
+set output '%s'
+set multiplot layout 1,2 title '%s: ns per lookup on tmpfs (hot; median of the repeats)'
+set key top left
+set grid
+set xlabel 'components'
+plot for [i=2:4] '%s' index 0 using 1:i with linespoints title word('kernel shadow shadow-record', i-1)
+set xlabel 'chained links'
+plot for [i=2:4] '%s' index 1 using 1:i with linespoints title word('kernel shadow shadow-record', i-1)
+unset multiplot
+""" % (svg, rel, data, data)
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+
+
+if __name__ == "__main__":
+    main()
