@@ -45,10 +45,8 @@
  * root, exe, map_files/..., ns/...), whose ->get_link jumps through
  * nd_jump_link() on the kernel walker's own nameidata -- from here, an
  * oops.  Both kinds are fingerprinted at load by the inode operations
- * of the kernel's own links; at walk time a link is magic if its
- * operations are a magic fingerprint or, conservatively, if it is a
- * procfs link without an inline body whose operations are not a string
- * fingerprint.
+ * of the kernel's own links; the walker's is_magic_link() decides by
+ * them.
  */
 static const char *const ns_string_link_paths[] = {
 	"/proc/self", "/proc/thread-self", "/proc/mounts",
@@ -104,18 +102,20 @@ static bool ns_ops_in(const struct inode *inode,
 	return false;
 }
 
-bool ns_vfs_is_string_link(const struct inode *inode)
-{
-	return ns_ops_in(inode, ns_string_link_ops,
-			 ARRAY_SIZE(ns_string_link_ops));
-}
-
-bool ns_vfs_is_magic_link(const struct inode *inode)
+/* Whose operations a link's inode has: a magic link's, a string link's, or others. */
+enum ns_link_ops ns_vfs_link_ops(const struct inode *inode)
 {
 	if (ns_ops_in(inode, ns_magic_link_ops, ARRAY_SIZE(ns_magic_link_ops)))
-		return true;
-	return !inode->i_link && inode->i_sb->s_magic == PROC_SUPER_MAGIC &&
-		!ns_vfs_is_string_link(inode);
+		return NS_LINK_OPS_MAGIC;
+	if (ns_ops_in(inode, ns_string_link_ops, ARRAY_SIZE(ns_string_link_ops)))
+		return NS_LINK_OPS_STRING;
+	return NS_LINK_OPS_OTHER;
+}
+
+/* A procfs link whose body is not kept inline (i_link). */
+bool ns_vfs_procfs_link_without_body(const struct inode *inode)
+{
+	return !inode->i_link && inode->i_sb->s_magic == PROC_SUPER_MAGIC;
 }
 
 /*

@@ -454,6 +454,25 @@ static int may_follow_link(struct nameidata *nd, const struct path *link,
 }
 
 /*
+ * Is this link magic (procfs' fd/, cwd, root, exe, ns/ ...)?  Its
+ * operations are those of the magic links fingerprinted at load, or
+ * -- to be safe -- those of no string link and it is a procfs link
+ * without an inline body.
+ */
+static bool is_magic_link(const struct inode *inode)
+{
+	switch (ns_vfs_link_ops(inode)) {
+	case NS_LINK_OPS_MAGIC:
+		return true;
+	case NS_LINK_OPS_STRING:
+		return false;
+	case NS_LINK_OPS_OTHER:
+		break;
+	}
+	return ns_vfs_procfs_link_without_body(inode);
+}
+
+/*
  * A magic link is never asked for its body: the kernel follows that one
  * link (it jumps, through nd_jump_link(), in a walk of its own), and
  * this walk goes on from where it landed, as after any jump.  The
@@ -586,7 +605,7 @@ static enum ns_why pick_link_rcu(struct nameidata *nd, const struct path *found,
 		return NS_WHY_PROTECTED;
 	if (ns_vfs_nosymfollow(link.mnt) && !nd->semantics_42)
 		return NS_WHY_NOSYMFOLLOW;
-	if (ns_vfs_is_magic_link(inode))
+	if (is_magic_link(inode))
 		return NS_WHY_MAGIC;
 	if (reserve_stack(nd))
 		return NS_WHY_ALLOC;
@@ -747,7 +766,7 @@ static const char *pick_link(struct nameidata *nd, struct path *link,
 			goto refuse;
 		}
 	}
-	if (ns_vfs_is_magic_link(inode))
+	if (is_magic_link(inode))
 		return pick_magic_link(nd, link);
 	err = reserve_stack(nd);
 	if (err)

@@ -68,8 +68,10 @@ void ns_vfs_invalidate(struct dentry *dentry);
 struct dentry *ns_vfs_lookup_slow(struct dentry *dir, const struct qstr *name,
 				  unsigned int flags, bool revalidate);
 bool ns_vfs_connected(struct vfsmount *mnt, struct dentry *dentry);
-bool ns_vfs_is_string_link(const struct inode *inode);
-bool ns_vfs_is_magic_link(const struct inode *inode);
+enum ns_link_ops { NS_LINK_OPS_OTHER, NS_LINK_OPS_STRING, NS_LINK_OPS_MAGIC };
+
+enum ns_link_ops ns_vfs_link_ops(const struct inode *inode);
+bool ns_vfs_procfs_link_without_body(const struct inode *inode);
 bool ns_vfs_lsm_follow_link_callable(void);
 bool ns_vfs_lsm_follow_link_absent(void);
 int ns_vfs_lsm_follow_link(struct dentry *dentry, struct inode *inode,
