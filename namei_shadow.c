@@ -1166,7 +1166,7 @@ static int link_path_walk(const char *name, struct nameidata *nd)
 			if (!depth) {
 				nd->dir_vfsuid = i_uid_into_vfsuid(ns_compat_idmap(nd->path.mnt),
 								   nd->inode);
-				nd->dir_mode = nd->inode->i_mode;
+				nd->dir_mode = ns_vfs_mode(nd->inode);
 				nd->flags &= ~LOOKUP_PARENT;
 				return 0;
 			}
@@ -1661,7 +1661,7 @@ static int may_open(struct nameidata *nd, int acc_mode, unsigned int flag)
 	int err;
 
 	ns_witness_relied(nd, nd->path.dentry);
-	switch (inode->i_mode & S_IFMT) {
+	switch (ns_vfs_mode(inode) & S_IFMT) {
 	case S_IFLNK:
 		return -ELOOP;
 	case S_IFDIR:
@@ -1698,13 +1698,13 @@ static int open_refusal(const struct path *path, unsigned int flag)
 	struct inode *inode = d_inode(path->dentry);
 	bool write = (flag & O_ACCMODE) != O_RDONLY;
 
-	if (S_ISREG(inode->i_mode) && (write || (flag & O_TRUNC)) &&
+	if (S_ISREG(ns_vfs_mode(inode)) && (write || (flag & O_TRUNC)) &&
 	    ns_vfs_being_executed(inode))
 		return -ETXTBSY;
-	if (write && !special_file(inode->i_mode) &&
+	if (write && !special_file(ns_vfs_mode(inode)) &&
 	    ns_vfs_mount_readonly(path->mnt))
 		return -EROFS;
-	if (S_ISSOCK(inode->i_mode))
+	if (S_ISSOCK(ns_vfs_mode(inode)))
 		return -ENXIO;
 	return 0;
 }

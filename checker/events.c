@@ -43,7 +43,7 @@ static void ns_trace_step(struct nameidata *nd, int err)
 	else if (st->link && !st->magic)
 		type = "lnk";
 	else
-		type = nd->inode ? ns_type_name(nd->inode->i_mode) : "negative";
+		type = nd->inode ? ns_type_name(ns_vfs_mode(nd->inode)) : "negative";
 	trace_step(nd->steps, nd->last.name, nd->last.len,
 		   ns_mode_names[st->mode], ns_how_names[st->how], type, err,
 		   st->seq_retry);
@@ -79,7 +79,7 @@ void ns_event_mount(struct nameidata *nd, enum ns_mount_dir dir,
 		[NS_MOUNT_AUTOMOUNT] = "automount",
 	};
 
-	trace_mount(names[dir], ns_mode_names[nd->mode], dentry->d_sb->s_dev);
+	trace_mount(names[dir], ns_mode_names[nd->mode], ns_vfs_dev(dentry));
 }
 
 void ns_event_unlazy(struct nameidata *nd, enum ns_why why, bool ok)

@@ -7,6 +7,7 @@
 #define NS_MODEL_H
 
 #include <linux/dcache.h>
+#include <linux/fs.h>
 #include <linux/fs_struct.h>
 #include <linux/mount.h>
 #include <linux/path.h>
@@ -169,6 +170,16 @@ enum ns_mounted { NS_MOUNTED_NONE, NS_MOUNTED_YES, NS_MOUNTED_MANAGED };
 static inline struct inode *ns_vfs_inode_rcu(const struct dentry *dentry)
 {
 	return READ_ONCE(dentry->d_inode);
+}
+
+static inline umode_t ns_vfs_mode(const struct inode *inode)
+{
+	return READ_ONCE(inode->i_mode);
+}
+
+static inline dev_t ns_vfs_dev(const struct dentry *dentry)
+{
+	return dentry->d_sb->s_dev;
 }
 
 static inline struct dentry *ns_vfs_parent_rcu(const struct dentry *dentry)
