@@ -114,6 +114,14 @@ static void set_root(struct nameidata *nd)
 	nd->state |= NS_ROOT_GRABBED;
 }
 
+/* The walk's path, and its references, become the caller's. */
+static void nd_take_path(struct nameidata *nd, struct path *path)
+{
+	*path = nd->path;
+	nd->path.mnt = NULL;
+	nd->path.dentry = NULL;
+}
+
 /* Hand over hand: @path's references replace the walk's current ones. */
 static void path_to_nameidata(struct nameidata *nd, struct path *path)
 {
@@ -314,6 +322,8 @@ static void put_link(struct nameidata *nd)
 
 static void terminate_walk(struct nameidata *nd)
 {
+	struct path path;
+
 	if (nd->mode == NS_MODE_RCU) {
 		/* nothing but the pinned start and root is referenced */
 		while (nd->depth)
@@ -326,9 +336,8 @@ static void terminate_walk(struct nameidata *nd)
 	while (nd->depth)
 		put_link(nd);
 	if (nd->path.dentry) {
-		path_put(&nd->path);
-		nd->path.mnt = NULL;
-		nd->path.dentry = NULL;
+		nd_take_path(nd, &path);
+		path_put(&path);
 	}
 	if (nd->state & NS_ROOT_GRABBED) {
 		path_put(&nd->root);
@@ -1365,11 +1374,8 @@ static int path_lookupat(struct nameidata *nd, unsigned int flags,
 	if (!err && (nd->flags & LOOKUP_DIRECTORY) &&
 	    !d_can_lookup(nd->path.dentry))
 		err = -ENOTDIR;
-	if (!err) {
-		*path = nd->path;
-		nd->path.mnt = NULL;
-		nd->path.dentry = NULL;
-	}
+	if (!err)
+		nd_take_path(nd, path);
 	terminate_walk(nd);
 	return err;
 }
@@ -1400,9 +1406,7 @@ static int path_parentat(struct nameidata *nd, unsigned int flags,
 	}
 	if (!err) {
 		*parent->type = nd->last_type;
-		*parent->path = nd->path;
-		nd->path.mnt = NULL;
-		nd->path.dentry = NULL;
+		nd_take_path(nd, parent->path);
 	}
 	terminate_walk(nd);
 	return err;
@@ -1488,9 +1492,7 @@ static int path_mountpoint(struct nameidata *nd, unsigned int flags,
 	if (!err)
 		err = walk_name(nd, NS_LAST_MOUNTPOINT, NULL);
 	if (!err) {
-		*path = nd->path;
-		nd->path.mnt = NULL;
-		nd->path.dentry = NULL;
+		nd_take_path(nd, path);
 		mount_down(nd, path);
 	}
 	terminate_walk(nd);
@@ -1795,10 +1797,8 @@ static int ns_open_dry_run(struct nameidata *nd, const struct ns_request *rq,
 	err = path_openat(nd, ns_open_flags(rq), &op);
 	if ((op.reached || op.create) && nd->path.dentry) {
 		a->action = op.create ? "create" : "open";
-		a->path = nd->path;
+		nd_take_path(nd, &a->path);
 		a->has_path = true;
-		nd->path.mnt = NULL;
-		nd->path.dentry = NULL;
 		if (op.create) {
 			a->last = op.last;
 			a->last_type = NS_LAST_NORM;
