@@ -319,14 +319,6 @@ int ns_vfs_get_fd_path(int fd, struct path *path)
  * it, then the filesystem's own d_hash where it has one (which may
  * also refuse the name).
  */
-int ns_vfs_hash(struct dentry *parent, struct qstr *name)
-{
-	name->hash = full_name_hash(parent, name->name, name->len);
-	if (unlikely(parent->d_flags & DCACHE_OP_HASH))
-		return parent->d_op->d_hash(parent, name);
-	return 0;
-}
-
 int ns_vfs_may_exec(const struct path *dir)
 {
 	return path_permission(dir, MAY_EXEC);
@@ -601,6 +593,27 @@ seqretry:
  * *@seqp, or NULL.  Under rcu_read_lock().  A concurrent rename can
  * make it miss; the walk then falls back to REF-walk's d_lookup().
  */
+/*
+ * Are the @len bytes at @a those at @b?  A word at a time, then the
+ * tail, inline: names are short, and a call would cost more than the
+ * compare.  Reads exactly @len bytes of each.
+ */
+static inline bool ns_name_same(const unsigned char *a, const unsigned char *b,
+				unsigned int len)
+{
+	for (; len >= sizeof(unsigned long); len -= sizeof(unsigned long)) {
+		if (get_unaligned((const unsigned long *)a) !=
+		    get_unaligned((const unsigned long *)b))
+			return false;
+		a += sizeof(unsigned long);
+		b += sizeof(unsigned long);
+	}
+	while (len--)
+		if (*a++ != *b++)
+			return false;
+	return true;
+}
+
 struct dentry *ns_vfs_lookup_rcu(const struct dentry *parent,
 				 const struct qstr *name, unsigned int *seqp,
 				 bool *retried)
@@ -622,7 +635,8 @@ struct dentry *ns_vfs_lookup_rcu(const struct dentry *parent,
 		if (dentry->d_name.hash_len != name->hash_len)
 			continue;
 		/* the name may be renamed under us: d_seq will tell */
-		if (memcmp(READ_ONCE(dentry->d_name.name), name->name, name->len))
+		if (!ns_name_same(READ_ONCE(dentry->d_name.name), name->name,
+				  name->len))
 			continue;
 		*seqp = seq;
 		return dentry;
@@ -663,12 +677,6 @@ int ns_vfs_compare_lookup_rcu(struct dentry *parent, const char *name,
 	rcu_read_unlock();
 	*found = ours;
 	return ours == theirs && (!ours || s1 == s2);
-}
-
-/* Search permission in RCU mode: -ECHILD when it would have to block. */
-int ns_vfs_may_exec_rcu(struct vfsmount *mnt, struct inode *inode)
-{
-	return inode_permission(ns_compat_idmap(mnt), inode, MAY_EXEC | MAY_NOT_BLOCK);
 }
 
 /*

@@ -49,7 +49,7 @@ static void ns_trace_step(struct nameidata *nd, int err)
 		   st->seq_retry);
 }
 
-void ns_event_step_end(struct nameidata *nd, int err)
+void __ns_event_step_end(struct nameidata *nd, int err)
 {
 	if (trace_step_enabled())
 		ns_trace_step(nd, err);
@@ -57,17 +57,12 @@ void ns_event_step_end(struct nameidata *nd, int err)
 		ns_record_step_end(nd->rec, nd, err);
 }
 
-void ns_event_link_pushed(struct nameidata *nd, const char *body)
+void __ns_event_link_pushed(struct nameidata *nd, const char *body)
 {
 	trace_link_push(nd->depth, nd->total_link_count, body,
 			ns_mode_names[nd->mode]);
 	if (nd->rec)
 		ns_record_link(nd->rec, nd, body);
-}
-
-void ns_event_link_popped(struct nameidata *nd)
-{
-	trace_link_pop(nd->depth);
 }
 
 void ns_event_mount(struct nameidata *nd, enum ns_mount_dir dir,

@@ -13,6 +13,13 @@
 #include <linux/namei.h>
 #include <linux/wait.h>
 
+/* get_unaligned(): <linux/unaligned.h> on 6.12 and 7.2, asm/ on 6.1. */
+#ifdef NS_COMPAT_ASM_UNALIGNED
+#include <asm/unaligned.h>
+#else
+#include <linux/unaligned.h>
+#endif
+
 /*
  * Kbuild probes the kernel's headers and defines NS_COMPAT_* for what
  * they lack or spell differently, so no version numbers are compared.

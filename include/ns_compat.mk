@@ -18,6 +18,7 @@ ns_lacks = $(if $(call ns_has,$(1),$(2)),n,y)
 ns_grep = $(shell grep -s -q -E '$(1)' $(srctree)/include/linux/$(2) && echo y)
 ns_revalidate_dentry_only := d_revalidate.{2}struct dentry
 
+ccflags-$(if $(wildcard $(srctree)/include/linux/unaligned.h),n,y) += -DNS_COMPAT_ASM_UNALIGNED
 ccflags-$(call ns_lacks,vfs_path_lookup,namei.h) += -DNS_COMPAT_DECLARE_VFS_PATH_LOOKUP
 ccflags-$(call ns_decl_has,vfs_path_parent_lookup,namei.h,int \*type) += -DNS_COMPAT_PATH_PARENT_TYPE
 ccflags-$(call ns_lacks,mnt_idmap,mount.h) += -DNS_COMPAT_MNT_USERNS

@@ -10,6 +10,7 @@
 #define NS_EVENTS_H
 
 #include "ns_walk.h"
+#include "ns_trace.h"
 
 /* Where the walk started, or a jump took it: a step with no component. */
 enum ns_start_at { NS_AT_ROOT, NS_AT_CWD, NS_AT_FD };
@@ -21,9 +22,8 @@ void ns_event_walk_start(struct nameidata *nd, const char *request,
 			 unsigned int flags);
 void ns_event_restart(enum ns_why why, enum ns_walk_mode to);
 void ns_event_start(struct nameidata *nd, enum ns_start_at at);
-void ns_event_step_end(struct nameidata *nd, int err);
-void ns_event_link_pushed(struct nameidata *nd, const char *body);
-void ns_event_link_popped(struct nameidata *nd);
+void __ns_event_step_end(struct nameidata *nd, int err);
+void __ns_event_link_pushed(struct nameidata *nd, const char *body);
 void ns_event_mount(struct nameidata *nd, enum ns_mount_dir dir,
 		    const struct dentry *dentry);
 void ns_event_unlazy(struct nameidata *nd, enum ns_why why, bool ok);
@@ -38,6 +38,28 @@ static inline void ns_event_step_begin(struct nameidata *nd)
 	nd->steps++;
 	if (nd->rec)
 		ns_record_step_begin(nd->rec, nd);
+}
+
+/*
+ * The events a walk sends at every step and link are checked here,
+ * inline: with no record and the tracepoint off, a step costs a test
+ * and a static branch, not a call.
+ */
+static inline void ns_event_step_end(struct nameidata *nd, int err)
+{
+	if (unlikely(nd->rec || trace_step_enabled()))
+		__ns_event_step_end(nd, err);
+}
+
+static inline void ns_event_link_pushed(struct nameidata *nd, const char *body)
+{
+	if (unlikely(nd->rec || trace_link_push_enabled()))
+		__ns_event_link_pushed(nd, body);
+}
+
+static inline void ns_event_link_popped(struct nameidata *nd)
+{
+	trace_link_pop(nd->depth);
 }
 
 #endif /* NS_EVENTS_H */

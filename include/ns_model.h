@@ -15,6 +15,7 @@
 #include <linux/time64.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
+#include "ns_compat.h"
 #include "ns_ksyms.h"
 
 struct dentry;
@@ -47,7 +48,13 @@ void ns_vfs_start_leave(struct ns_start *st);
 bool ns_vfs_start_is_dir(const struct ns_start *st);
 
 /* Names: hashing as the running kernel does, for the directory @parent. */
-int ns_vfs_hash(struct dentry *parent, struct qstr *name);
+static inline int ns_vfs_hash(struct dentry *parent, struct qstr *name)
+{
+	name->hash = full_name_hash(parent, name->name, name->len);
+	if (unlikely(parent->d_flags & DCACHE_OP_HASH))
+		return parent->d_op->d_hash(parent, name);
+	return 0;
+}
 
 /* Permissions, with the caller's credentials. */
 int ns_vfs_may_exec(const struct path *dir);
@@ -101,7 +108,14 @@ bool ns_vfs_rcu_lookup_usable(void);
 struct dentry *ns_vfs_lookup_rcu(const struct dentry *parent,
 				 const struct qstr *name, unsigned int *seqp,
 				 bool *retried);
-int ns_vfs_may_exec_rcu(struct vfsmount *mnt, struct inode *inode);
+
+/* Search permission in RCU mode: -ECHILD when it would have to block. */
+static inline int ns_vfs_may_exec_rcu(struct vfsmount *mnt, struct inode *inode)
+{
+	return inode_permission(ns_compat_idmap(mnt), inode,
+				MAY_EXEC | MAY_NOT_BLOCK);
+}
+
 int ns_vfs_compare_lookup_rcu(struct dentry *parent, const char *name,
 			      bool *found);
 enum ns_dget ns_vfs_dget_seq(struct dentry *dentry, unsigned int seq);
