@@ -205,21 +205,6 @@ int ns_vfs_protected_symlinks(bool may_sleep)
 }
 
 /*
- * The LSM hook the kernel's pick_link calls before it reads a link's
- * body: security_inode_follow_link() (SELinux, a BPF LSM program ...).
- * Not exported: called through kallsyms where that is safe, else the
- * walker goes on without it and says so.  @rcu: the caller is in RCU
- * mode, and an LSM may answer -ECHILD.
- */
-typedef int (*ns_follow_link_hook_t)(struct dentry *dentry,
-				     struct inode *inode, bool rcu);
-
-bool ns_vfs_lsm_follow_link_callable(void)
-{
-	return ns_ksym(NS_SYM_SECURITY_FOLLOW_LINK)->usable;
-}
-
-/*
  * No such hook in this kernel (CONFIG_SECURITY off, or ksym_hide=): a
  * kallsyms that answers did not find it.  Its walk has nothing to ask.
  */
@@ -236,15 +221,6 @@ static const char *ns_lsm_follow_link_state(void)
 	return ns_vfs_lsm_follow_link_absent() ? "absent" : "unchecked";
 }
 
-int ns_vfs_lsm_follow_link(struct dentry *dentry, struct inode *inode,
-			   bool rcu)
-{
-	const struct ns_ksym *s = ns_ksym(NS_SYM_SECURITY_FOLLOW_LINK);
-
-	if (!s->usable)
-		return 0;
-	return ((ns_follow_link_hook_t)s->addr)(dentry, inode, rcu);
-}
 
 static void ns_probe_mounts_rcu(void);
 static long ns_mnt_offset = -1;		/* of the vfsmount in struct mount */
@@ -458,14 +434,6 @@ bool ns_vfs_connected(struct vfsmount *mnt, struct dentry *dentry)
  * A link's body: inline (i_link), or from ->get_link -- with no dentry
  * (@dentry NULL) in RCU mode, where the filesystem may say -ECHILD.
  */
-const char *ns_vfs_link_body(struct dentry *dentry, struct inode *inode,
-			     struct delayed_call *done)
-{
-	const char *body = READ_ONCE(inode->i_link);
-
-	return body ?: inode->i_op->get_link(dentry, inode, done);
-}
-
 /* d_manage() for DCACHE_MANAGE_TRANSIT: 0 go on, -EISDIR stop, or an error. */
 int ns_vfs_manage(struct path *path)
 {
@@ -881,24 +849,6 @@ void ns_vfs_start_leave(struct ns_start *st)
 	task_unlock(current);
 	path_put(&st->fs.root);
 	path_put(&st->fs.pwd);
-}
-
-/*
- * What atime_needs_update() decides by, for a link about to be followed
- * (namei_shadow.c has the rule): @never where no atime is kept -- a
- * noatime inode or mount, a read-only filesystem or mount -- else
- * relatime and the three times.
- */
-void ns_vfs_atime_take(struct ns_vfs_atime *a, struct vfsmount *mnt,
-		       const struct inode *inode)
-{
-	a->never = (inode->i_flags & S_NOATIME) || (mnt->mnt_flags & MNT_NOATIME) ||
-		IS_NOATIME(inode) || sb_rdonly(inode->i_sb) ||
-		__mnt_is_readonly(mnt);
-	a->relatime = mnt->mnt_flags & MNT_RELATIME;
-	a->atime = ns_inode_atime(inode);
-	a->mtime = ns_inode_mtime(inode);
-	a->ctime = ns_inode_ctime(inode);
 }
 
 /* The start is not a directory: a relative name cannot be walked from it. */

@@ -463,13 +463,16 @@ static int may_follow_link(struct nameidata *nd, const struct path *link,
 }
 
 /*
- * Is this link magic (procfs' fd/, cwd, root, exe, ns/ ...)?  Its
+ * Is this link magic (procfs' fd/, cwd, root, exe, ns/ ...)?  Never
+ * one whose body is kept inline: only ->get_link can jump.  Else its
  * operations are those of the magic links fingerprinted at load, or
  * -- to be safe -- those of no string link and it is a procfs link
  * without an inline body.
  */
 static bool is_magic_link(const struct inode *inode)
 {
+	if (ns_vfs_link_inline(inode))
+		return false;	/* its body is read, ->get_link never asked */
 	switch (ns_vfs_link_ops(inode)) {
 	case NS_LINK_OPS_MAGIC:
 		return true;

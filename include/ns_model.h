@@ -80,10 +80,32 @@ enum ns_link_ops { NS_LINK_OPS_OTHER, NS_LINK_OPS_STRING, NS_LINK_OPS_MAGIC };
 
 enum ns_link_ops ns_vfs_link_ops(const struct inode *inode);
 bool ns_vfs_procfs_link_without_body(const struct inode *inode);
-bool ns_vfs_lsm_follow_link_callable(void);
 bool ns_vfs_lsm_follow_link_absent(void);
-int ns_vfs_lsm_follow_link(struct dentry *dentry, struct inode *inode,
-			   bool rcu);
+
+/*
+ * The LSM hook the kernel's pick_link calls before it reads a link's
+ * body: security_inode_follow_link() (SELinux, a BPF LSM program ...).
+ * Not exported: called through kallsyms where that is safe, else the
+ * walker goes on without it and says so.  @rcu: the caller is in RCU
+ * mode, and an LSM may answer -ECHILD.
+ */
+typedef int (*ns_follow_link_hook_t)(struct dentry *dentry,
+				     struct inode *inode, bool rcu);
+
+static inline bool ns_vfs_lsm_follow_link_callable(void)
+{
+	return ns_ksym(NS_SYM_SECURITY_FOLLOW_LINK)->usable;
+}
+
+static inline int ns_vfs_lsm_follow_link(struct dentry *dentry,
+					 struct inode *inode, bool rcu)
+{
+	const struct ns_ksym *s = ns_ksym(NS_SYM_SECURITY_FOLLOW_LINK);
+
+	if (!s->usable)
+		return 0;
+	return ((ns_follow_link_hook_t)s->addr)(dentry, inode, rcu);
+}
 int ns_vfs_magic_jump(const struct path *dir, const struct qstr *name,
 		      struct path *res);
 
@@ -130,8 +152,26 @@ struct ns_vfs_atime {
 	struct timespec64 atime, mtime, ctime;
 };
 
-void ns_vfs_atime_take(struct ns_vfs_atime *a, struct vfsmount *mnt,
-		       const struct inode *inode);
+/*
+ * What atime_needs_update() decides by, for a link about to be followed
+ * (namei_shadow.c has the rule): @never where no atime is kept -- a
+ * noatime inode or mount, a read-only filesystem or mount -- else
+ * relatime and the three times.  Inline: it is read at every link.
+ */
+static inline void ns_vfs_atime_take(struct ns_vfs_atime *a,
+				     struct vfsmount *mnt,
+				     const struct inode *inode)
+{
+	a->never = (inode->i_flags & S_NOATIME) || (mnt->mnt_flags & MNT_NOATIME) ||
+		IS_NOATIME(inode) || sb_rdonly(inode->i_sb) ||
+		(mnt->mnt_flags & MNT_READONLY) || sb_rdonly(mnt->mnt_sb);
+	if (a->never)
+		return;
+	a->relatime = mnt->mnt_flags & MNT_RELATIME;
+	a->atime = ns_inode_atime(inode);
+	a->mtime = ns_inode_mtime(inode);
+	a->ctime = ns_inode_ctime(inode);
+}
 
 /* A dentry as a step line shows it: " dev=M:m ino=N type=T perm=P ..." */
 struct ns_vfs_object {
@@ -259,9 +299,21 @@ static inline bool ns_vfs_nosymfollow(const struct vfsmount *mnt)
 	return READ_ONCE(mnt->mnt_flags) & MNT_NOSYMFOLLOW;
 }
 
-struct delayed_call;
-const char *ns_vfs_link_body(struct dentry *dentry, struct inode *inode,
-			     struct delayed_call *done);
+/* Is the link's body kept inline (i_link), read without ->get_link? */
+static inline bool ns_vfs_link_inline(const struct inode *inode)
+{
+	return READ_ONCE(inode->i_link);
+}
+
+/* The link's body: inline, else from ->get_link (@dentry NULL in RCU mode). */
+static inline const char *ns_vfs_link_body(struct dentry *dentry,
+					   struct inode *inode,
+					   struct delayed_call *done)
+{
+	const char *body = READ_ONCE(inode->i_link);
+
+	return body ?: inode->i_op->get_link(dentry, inode, done);
+}
 
 /* Has the dcache or mount table changed since @seq? */
 struct ns_vfs_seq {
