@@ -226,8 +226,65 @@ static void ns_probe_mounts_rcu(void);
 static long ns_mnt_offset = -1;		/* of the vfsmount in struct mount */
 static int ns_mnt_offset_mounts;	/* how many mounts measured it alike */
 
+/*
+ * The walker hashes a component in one pass (ns_hash.h) only if that is
+ * the dcache's hash here: for names of every length to four words and
+ * more, of bytes from the whole range but NUL and '/', ended by NUL and
+ * by '/', for a few directories, it must give full_name_hash()'s hash
+ * and the name's length.  Asked once, at load.
+ */
+DEFINE_STATIC_KEY_TRUE(ns_hash_one_pass);
+static const char *ns_hash_why = "two-pass-build";
+
+static bool ns_hash_agrees(const void *salt, char *buf, unsigned int len)
+{
+	static const char ends[] = { '\0', '/' };
+	unsigned int i;
+	u64 got;
+
+	for (i = 0; i < len; i++) {
+		buf[i] = 1 + (i * 37 + len * 11 + (unsigned long)salt % 7) % 255;
+		if (buf[i] == '/')
+			buf[i] = 'x';
+	}
+	for (i = 0; i < ARRAY_SIZE(ends); i++) {
+		buf[len] = ends[i];
+		got = ns_vfs_hash_len(salt, buf);
+		if (hashlen_len(got) != len ||
+		    hashlen_hash(got) != full_name_hash(salt, buf, len))
+			return false;
+	}
+	return true;
+}
+
+static void ns_hash_check(void)
+{
+	const void *salts[] = { NULL, THIS_MODULE, &ns_hash_why,
+				(const void *)~0UL };
+	char buf[4 * sizeof(unsigned long) + 8];
+	unsigned int s, len;
+
+	if (!NS_HASH_ONE_PASS) {
+		static_branch_disable(&ns_hash_one_pass);
+		return;
+	}
+	for (s = 0; s < ARRAY_SIZE(salts); s++) {
+		for (len = 0; len < sizeof(buf); len++) {
+			if (!ns_hash_agrees(salts[s], buf, len)) {
+				static_branch_disable(&ns_hash_one_pass);
+				ns_hash_why = "differs-from-full_name_hash";
+				pr_warn("the one-pass name hash is not this kernel's (%u bytes): hashing in two passes\n",
+					len);
+				return;
+			}
+		}
+	}
+	ns_hash_why = "same-as-full_name_hash";
+}
+
 int ns_model_init(enum ns_ksym_source src, const char *hide)
 {
+	ns_hash_check();
 	ns_record_links();
 	ns_probe_creat_directory();
 	ns_ksyms_init(src, hide);
@@ -255,6 +312,8 @@ void ns_model_show_features(struct seq_file *m)
 		   ns_ksym(NS_SYM_SECURITY_FOLLOW_LINK)->why ?: "not-looked-up");
 	seq_printf(m, "links string_fingerprints=%d magic_fingerprints=%d magic_rule=procfs-without-i_link\n",
 		   ns_string_links_found, ns_magic_links_found);
+	seq_printf(m, "hash one_pass=%s why=%s\n",
+		   static_key_enabled(&ns_hash_one_pass) ? "y" : "n", ns_hash_why);
 	ns_ksyms_show_exports(m);
 }
 

@@ -1114,17 +1114,20 @@ static int may_lookup(struct nameidata *nd)
 }
 
 /*
- * Split off the next component of @name into nd->last, hash it as the
- * dcache does for this parent, and say what kind of component it is.
- * Returns the rest of the name (at the '/' or NUL after it).
+ * Split off the next component of @name into nd->last, hashed in the
+ * same pass as the dcache hashes it for this parent, and say what kind
+ * of component it is; a normal name is hashed again by a filesystem
+ * that has its own hash.  Returns the rest of the name (at the '/' or
+ * NUL after it).
  */
 static const char *hash_component(struct nameidata *nd, const char *name,
 				  int *err)
 {
-	const char *end = strchrnul(name, '/');
+	u64 hash_len = ns_vfs_hash_len(nd->path.dentry, name);
+	const char *end = name + hashlen_len(hash_len);
 
+	nd->last.hash_len = hash_len;
 	nd->last.name = name;
-	nd->last.len = end - name;
 	nd->last_type = NS_LAST_NORM;
 	*err = 0;
 	if (name[0] == '.' && nd->last.len <= 2 &&
@@ -1135,7 +1138,7 @@ static const char *hash_component(struct nameidata *nd, const char *name,
 		return end;
 	}
 	nd->state &= ~NS_JUMPED;
-	*err = ns_vfs_hash(nd->path.dentry, &nd->last);
+	*err = ns_vfs_d_hash(nd->path.dentry, &nd->last);
 	return end;
 }
 

@@ -9,6 +9,7 @@
 #include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/fs_struct.h>
+#include <linux/jump_label.h>
 #include <linux/mount.h>
 #include <linux/path.h>
 #include <linux/seqlock.h>
@@ -16,6 +17,7 @@
 #include <linux/types.h>
 #include <linux/uidgid.h>
 #include "ns_compat.h"
+#include "ns_hash.h"
 #include "ns_ksyms.h"
 
 struct dentry;
@@ -47,13 +49,39 @@ int ns_vfs_start_enter(struct ns_start *st, int dfd);
 void ns_vfs_start_leave(struct ns_start *st);
 bool ns_vfs_start_is_dir(const struct ns_start *st);
 
-/* Names: hashing as the running kernel does, for the directory @parent. */
-static inline int ns_vfs_hash(struct dentry *parent, struct qstr *name)
+/*
+ * Names: hashing as the running kernel does, for the directory @parent.
+ * The filesystem's own hash (->d_hash: case folding ...) where it has
+ * one, over the dcache's.
+ */
+static inline int ns_vfs_d_hash(struct dentry *parent, struct qstr *name)
 {
-	name->hash = full_name_hash(parent, name->name, name->len);
 	if (unlikely(parent->d_flags & DCACHE_OP_HASH))
 		return parent->d_op->d_hash(parent, name);
 	return 0;
+}
+
+static inline int ns_vfs_hash(struct dentry *parent, struct qstr *name)
+{
+	name->hash = full_name_hash(parent, name->name, name->len);
+	return ns_vfs_d_hash(parent, name);
+}
+
+/*
+ * The dcache's hash and the length of the component at @name (ended by
+ * '/' or NUL), as a hash_len: in one pass (ns_hash.h) unless the load
+ * found that differs from full_name_hash().
+ */
+DECLARE_STATIC_KEY_TRUE(ns_hash_one_pass);
+
+static inline u64 ns_vfs_hash_len(const struct dentry *parent, const char *name)
+{
+	unsigned int len;
+
+	if (static_branch_likely(&ns_hash_one_pass))
+		return ns_hash_name(parent, name);
+	len = strchrnul(name, '/') - name;
+	return hashlen_create(full_name_hash(parent, name, len), len);
 }
 
 /* Permissions, with the caller's credentials. */
