@@ -742,26 +742,6 @@ bool ns_vfs_still_named(struct dentry *dentry, unsigned int seq,
 }
 
 /*
- * What a step line shows of @dentry: its device and inode number, type,
- * permission bits and owners -- or that it is negative.  In RCU mode the
- * inode may be cleared by an unlink at any time (it is freed only after
- * a grace period): it is read once.
- */
-void ns_vfs_object_take(struct ns_vfs_object *o, const struct dentry *dentry)
-{
-	const struct inode *inode = READ_ONCE(dentry->d_inode);
-
-	o->positive = inode;
-	if (!inode)
-		return;
-	o->dev = dentry->d_sb->s_dev;
-	o->ino = inode->i_ino;
-	o->mode = inode->i_mode;
-	o->uid = inode->i_uid;
-	o->gid = inode->i_gid;
-}
-
-/*
  * What a walk's decisions at @dentry rested on besides its name: the
  * inode, its permission bits, owner and ACL.  chmod, chown and setfacl
  * move no seqlock and no d_seq; they do move ctime and, where the

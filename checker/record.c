@@ -56,9 +56,15 @@ static struct ns_rec_step *ns_record_next(struct ns_record *rec,
 		rec->dropped++;
 		return NULL;
 	}
+	/*
+	 * Not cleared whole: each field is set with, or read only under,
+	 * the flag that says it is there (has_link, ended, kept ...).
+	 */
 	rs = &rec->steps[rec->n++];
-	memset(rs, 0, sizeof(*rs));
 	rs->mode = nd->mode;
+	rs->has_link = false;
+	rs->ended = false;
+	rs->kept = false;
 	return rs;
 }
 

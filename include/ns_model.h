@@ -211,7 +211,26 @@ struct ns_vfs_object {
 	bool positive;			/* no inode: a negative dentry */
 };
 
-void ns_vfs_object_take(struct ns_vfs_object *o, const struct dentry *dentry);
+/*
+ * What a step line shows of @dentry: its device and inode number, type,
+ * permission bits and owners -- or that it is negative.  In RCU mode the
+ * inode may be cleared by an unlink at any time (it is freed only after
+ * a grace period): it is read once.
+ */
+static inline void ns_vfs_object_take(struct ns_vfs_object *o,
+				      const struct dentry *dentry)
+{
+	const struct inode *inode = READ_ONCE(dentry->d_inode);
+
+	o->positive = inode;
+	if (!inode)
+		return;
+	o->dev = dentry->d_sb->s_dev;
+	o->ino = inode->i_ino;
+	o->mode = inode->i_mode;
+	o->uid = inode->i_uid;
+	o->gid = inode->i_gid;
+}
 
 /* Witnesses: what a walk's decisions rested on, to tell whether it changed. */
 struct ns_vfs_attrs {
