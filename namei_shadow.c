@@ -58,9 +58,8 @@ static bool try_to_unlazy_next(struct nameidata *nd, struct dentry *child,
 			       enum ns_why why)
 	NS_SYMBOL(try_to_unlazy_next);
 static int nd_jump_root(struct nameidata *nd) NS_SYMBOL(nd_jump_root);
-static void put_link(struct nameidata *nd) NS_SYMBOL(put_link);
 static void terminate_walk(struct nameidata *nd) NS_SYMBOL(terminate_walk);
-static int reserve_stack(struct nameidata *nd) NS_SYMBOL(reserve_stack);
+static int nd_alloc_stack(struct nameidata *nd) NS_SYMBOL(nd_alloc_stack);
 static int may_follow_link(struct nameidata *nd, const struct path *link,
 			   struct inode *inode) NS_SYMBOL(may_follow_link);
 static const char *pick_link(struct nameidata *nd, struct path *link,
@@ -310,7 +309,8 @@ static int nd_jump_root(struct nameidata *nd)
 	return 0;
 }
 
-static void put_link(struct nameidata *nd)
+/* The link on top of the stack is done with: its body and reference go. */
+static __always_inline void put_link(struct nameidata *nd)
 {
 	struct ns_saved *last = nd->stack + --nd->depth;
 
@@ -417,12 +417,11 @@ static int follow_managed(struct nameidata *nd, struct path *path)
 /* ------------------------------------------------------------------ */
 /* Symlinks                                                            */
 
-static int reserve_stack(struct nameidata *nd)
+/* The link stack outgrows the nameidata's own slots: room for all 40. */
+static int nd_alloc_stack(struct nameidata *nd)
 {
 	struct ns_saved *p;
 
-	if (nd->depth < NS_EMBEDDED_LEVELS || nd->stack != nd->internal)
-		return 0;
 	p = kmalloc_array(NS_MAXSYMLINKS, sizeof(*p),
 			  nd->mode == NS_MODE_RCU ? GFP_ATOMIC : GFP_KERNEL);
 	if (!p)
@@ -430,6 +429,14 @@ static int reserve_stack(struct nameidata *nd)
 	memcpy(p, nd->internal, sizeof(nd->internal));
 	nd->stack = p;
 	return 0;
+}
+
+/* Room on the stack for one more link: asked at every link, inline. */
+static __always_inline int reserve_stack(struct nameidata *nd)
+{
+	if (likely(nd->depth < NS_EMBEDDED_LEVELS || nd->stack != nd->internal))
+		return 0;
+	return nd_alloc_stack(nd);
 }
 
 /*
@@ -552,7 +559,7 @@ static int may_follow_link_lsm(struct nameidata *nd, struct dentry *dentry,
  * filesystem itself (nd_jump_link, magic links' way) -- the link is
  * done with and the walk goes on from wherever that left it.
  */
-static const char *ns_link_got(struct nameidata *nd, const char *res)
+static inline const char *ns_link_got(struct nameidata *nd, const char *res)
 {
 	if (IS_ERR(res))
 		return res;
