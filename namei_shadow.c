@@ -22,6 +22,7 @@
 #include <linux/err.h>
 #include <linux/fcntl.h>
 #include <linux/fs.h>
+#include <linux/jump_label.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
 #include <linux/cred.h>
@@ -129,10 +130,17 @@ static void path_to_nameidata(struct nameidata *nd, struct path *path)
 	nd->inode = d_inode(path->dentry);
 }
 
-/* Is the injected failure @what due at this step?  Once per walk. */
+/*
+ * Is the injected failure @what due at this step?  Once per walk.  The
+ * walker asks at every step; only while a walk that asked for a failure
+ * runs is the key on and the question more than a no-op.
+ */
+static DEFINE_STATIC_KEY_FALSE(ns_injecting);
+
 static bool ns_injected(struct nameidata *nd, enum ns_inject what, int step)
 {
-	if (nd->inject != what || step < nd->inject_step)
+	if (!static_branch_unlikely(&ns_injecting) ||
+	    nd->inject != what || step < nd->inject_step)
 		return false;
 	nd->inject = NS_INJECT_NONE;
 	return true;
@@ -1882,6 +1890,8 @@ void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 	nd->semantics_42 = rq->semantics_42;
 	nd->inject = rq->inject;
 	nd->inject_step = rq->inject_step;
+	if (rq->inject)
+		static_branch_inc(&ns_injecting);
 
 	if (rq->rflags & NS_RF_REVAL)
 		nd->attempt = NS_MODE_REVAL;
@@ -1930,5 +1940,7 @@ out:
 	wi->unlazy_step = nd->unlazy_step;
 	wi->steps = nd->steps;
 	wi->links = nd->total_link_count;
+	if (rq->inject)
+		static_branch_dec(&ns_injecting);
 }
 
