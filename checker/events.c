@@ -33,7 +33,7 @@ void ns_event_start(struct nameidata *nd, enum ns_start_at at)
 		ns_record_start(nd->rec, nd, at);
 }
 
-static void ns_trace_step(struct nameidata *nd, int err)
+void ns_event_trace_step(struct nameidata *nd, int err)
 {
 	const struct ns_step *st = &nd->step;
 	const char *type;
@@ -47,14 +47,6 @@ static void ns_trace_step(struct nameidata *nd, int err)
 	trace_step(nd->steps, nd->last.name, nd->last.len,
 		   ns_mode_names[st->mode], ns_how_names[st->how], type, err,
 		   st->seq_retry);
-}
-
-void __ns_event_step_end(struct nameidata *nd, int err)
-{
-	if (trace_step_enabled())
-		ns_trace_step(nd, err);
-	if (nd->rec)
-		ns_record_step_end(nd->rec, nd, err);
 }
 
 void __ns_event_link_pushed(struct nameidata *nd, const char *body)

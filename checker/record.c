@@ -34,8 +34,8 @@ void ns_record_reset(struct ns_record *rec)
 }
 
 /* Copy @len bytes into the arena; false if they do not fit. */
-static bool ns_record_keep(struct ns_record *rec, const char *s, u32 len,
-			   u32 *off)
+static inline bool ns_record_keep(struct ns_record *rec, const char *s,
+				  u32 len, u32 *off)
 {
 	BUILD_BUG_ON(NS_REC_ARENA > U32_MAX);	/* offsets are u32 */
 	if (len > NS_REC_ARENA - rec->used)

@@ -22,7 +22,7 @@ void ns_event_walk_start(struct nameidata *nd, const char *request,
 			 unsigned int flags);
 void ns_event_restart(enum ns_why why, enum ns_walk_mode to);
 void ns_event_start(struct nameidata *nd, enum ns_start_at at);
-void __ns_event_step_end(struct nameidata *nd, int err);
+void ns_event_trace_step(struct nameidata *nd, int err);
 void __ns_event_link_pushed(struct nameidata *nd, const char *body);
 void ns_event_mount(struct nameidata *nd, enum ns_mount_dir dir,
 		    const struct dentry *dentry);
@@ -30,6 +30,7 @@ void ns_event_unlazy(struct nameidata *nd, enum ns_why why, bool ok);
 
 struct ns_record;
 void ns_record_step_begin(struct ns_record *rec, struct nameidata *nd);
+void ns_record_step_end(struct ns_record *rec, struct nameidata *nd, int err);
 
 /* A step begins: inline, as it is all the walk pays without a record. */
 static inline void ns_event_step_begin(struct nameidata *nd)
@@ -47,8 +48,10 @@ static inline void ns_event_step_begin(struct nameidata *nd)
  */
 static inline void ns_event_step_end(struct nameidata *nd, int err)
 {
-	if (unlikely(nd->rec || trace_step_enabled()))
-		__ns_event_step_end(nd, err);
+	if (trace_step_enabled())
+		ns_event_trace_step(nd, err);
+	if (nd->rec)
+		ns_record_step_end(nd->rec, nd, err);
 }
 
 static inline void ns_event_link_pushed(struct nameidata *nd, const char *body)

@@ -63,7 +63,6 @@ void ns_record_start(struct ns_record *rec, struct nameidata *nd,
 		     enum ns_start_at at);
 void ns_record_link(struct ns_record *rec, struct nameidata *nd,
 		    const char *body);
-void ns_record_step_end(struct ns_record *rec, struct nameidata *nd, int err);
 
 int ns_record_render(const struct ns_record *rec, struct ns_buf *sb);
 
