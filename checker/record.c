@@ -11,12 +11,21 @@
 
 #include "ns_record.h"
 
+#define NS_REC_POISON 0x5a
+
 struct ns_record *ns_record_alloc(void)
 {
 	struct ns_record *rec = kvmalloc(sizeof(*rec), GFP_KERNEL);
 
-	if (rec)
-		ns_record_reset(rec);
+	if (!rec)
+		return NULL;
+	/*
+	 * A slot is never cleared (ns_record_next): poisoned here, a field
+	 * read before the event that sets it shows in every test's output,
+	 * not only where the allocator happens to leave garbage.
+	 */
+	memset(rec->steps, NS_REC_POISON, sizeof(rec->steps));
+	ns_record_reset(rec);
 	return rec;
 }
 
@@ -87,6 +96,7 @@ void ns_record_start(struct ns_record *rec, struct nameidata *nd,
 
 	if (!rs)
 		return;
+	rs->n = 0;	/* what marks a start in the record */
 	rs->at = at;
 	rs->kept = true;
 	rs->ended = true;
