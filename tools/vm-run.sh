@@ -11,8 +11,9 @@
 # The run fails (non-zero, with a "vm-run: FAIL" line on stderr) when
 # the guest log shows a panic, oops, BUG, WARNING, lockdep or RCU
 # splat (tools/splat-patterns), when the guest outlives the timeout,
-# or when no exit status came back.  Exit codes: the command's own, or
-# 124 timeout, 125 splat, 126 no exit status, 127 setup error.
+# or when no exit status came back; a splat made while the kernel
+# booted, before the command ran, is named as such.  Exit codes: the
+# command's own, or 124 timeout, 125 splat, 126 no exit status, 127 setup error.
 #
 # Environment: NS_ACCEL=auto|tcg|kvm (auto: KVM only where a probe boot
 # has shown it works), NS_KEEP_RUNS=1|0 keeps or removes the run
@@ -128,7 +129,18 @@ fail() {
 	exit "$code"
 }
 
-splat=$(grep -v '^#' "$tools/splat-patterns" | grep -E -f - -m 1 "$run/console.log" | tr -d '\r' || true)
+# A splat before vm-init's "the command starts" is the kernel's own, made
+# while it booted: named as such, with the command's first splat after it.
+first_splat() {
+	grep -v '^#' "$tools/splat-patterns" | grep -E -f - -m 1 "$1" || true
+}
+tr -d '\r' <"$run/console.log" >"$run/console.txt"
+mark=$(grep -n -m 1 '^vm-init: the command starts$' "$run/console.txt" | cut -d: -f1)
+head -n "$((${mark:-1} - 1))" "$run/console.txt" >"$run/boot.txt"
+tail -n "+${mark:-1}" "$run/console.txt" >"$run/command.txt"
+boot_splat=$(first_splat "$run/boot.txt")
+splat=$(first_splat "$run/command.txt")
+[ -n "$boot_splat" ] && fail 125 "guest log shows a splat while the kernel booted, before the command ran: $boot_splat${splat:+; in the command: $splat}"
 [ -n "$splat" ] && fail 125 "guest log shows a splat: $splat"
 [ "$qrc" = 124 ] || [ "$qrc" = 137 ] && fail 124 "guest still running after ${timeout}s (killed)"
 [ -z "$status" ] && fail 126 "no exit status came back from the guest (qemu exit $qrc; $(tail -c 300 "$run/qemu.log"))"
