@@ -6,14 +6,18 @@
 # "quick": tmpfs only, without the batch (make check's smoke run).
 # Prints one line per cell and repeat:
 #   cell <fs> <series> <x> <walker> <median> <p90> <min> <runs> <err>
-# and, for the batch, "batch <repeat> <requests> <ns>".  Hot walks
-# only: each cell's walkers take turns on the same warm dcache.
+# and, for the batch, "batch <repeat> <requests> <ns>".  A hot cell's
+# walkers take turns on the same warm dcache; a cold cell (fs
+# "<fs>-cold": ext4 and the 9p root -- tmpfs has nothing to drop) times
+# one walk of each walker after drop_caches.
 
 set -uo pipefail
 ko=${1:?usage: bench-guest.sh KO COUNT REPEATS}
 count=${2:-1000}
 repeats=${3:-3}
 quick=${4:-}
+# a cold walk is one walk: more repeats for its spread
+cold_repeats=$((repeats < 7 ? 7 : repeats))
 B=/sys/kernel/debug/namei_shadow/bench
 T=/tmp/bench
 EV=/sys/kernel/tracing/events/namei_shadow/enable
@@ -42,19 +46,41 @@ depth_path() {
 	echo "$p"
 }
 
-# One cell: @1 fs, @2 series, @3 x, @4 the request.
-cell() {
-	local fs=$1 series=$2 x=$3 req=$4 r out
-	for r in $(seq 1 "$repeats"); do
-		exec 4<>"$B"
-		if ! printf 'count=%s %s' "$count" "$req" >&4; then
-			echo "bench-guest: refused: $req: $(cat <&4)" >&2
-			exec 4>&-
-			return 1
-		fi
-		out=$(cat <&4)
+# One write to `bench`: @1 the line; its walker lines printed as cell
+# lines of @2 fs, @3 series, @4 x.
+bench_once() {
+	local line=$1 fs=$2 series=$3 x=$4 out
+	exec 4<>"$B"
+	if ! printf '%s' "$line" >&4; then
+		echo "bench-guest: refused: $line: $(cat <&4)" >&2
 		exec 4>&-
-		echo "$out" | sed -n "s|^walker \([^ ]*\) runs=\([0-9]*\) min=\([0-9]*\) median=\([0-9]*\) p90=\([0-9]*\) max=[0-9]* err=\(.*\)\$|cell $fs $series $x \1 \4 \5 \3 \2 \6|p"
+		return 1
+	fi
+	out=$(cat <&4)
+	exec 4>&-
+	echo "$out" | sed -n "s|^walker \([^ ]*\) runs=\([0-9]*\) min=\([0-9]*\) median=\([0-9]*\) p90=\([0-9]*\) max=[0-9]* err=\(.*\)\$|cell $fs $series $x \1 \4 \5 \3 \2 \6|p"
+}
+
+# One hot cell: @1 fs, @2 series, @3 x, @4 the request.
+cell() {
+	local r
+	for r in $(seq 1 "$repeats"); do
+		bench_once "count=$count $4" "$1" "$2" "$3" || return 1
+	done
+}
+
+# One cold cell, as cell(): each walker walks once right after
+# drop_caches -- the dentries, inodes and blocks the walk needs are gone,
+# so both go through lookup_slow and the filesystem's ->lookup -- the
+# shadow first, then the kernel after caches dropped again.
+cold_cell() {
+	local r w
+	for r in $(seq 1 "$cold_repeats"); do
+		for w in shadow kernel; do
+			sync
+			echo 3 >/proc/sys/vm/drop_caches
+			bench_once "count=1 walkers=$w $4" "$1" "$2" "$3" || return 1
+		done
 	done
 }
 
@@ -103,6 +129,18 @@ mountpoint -q $T/ext4 && series ext4 $T/ext4
 # the 9p root, read-only: what it has
 cell 9p depth 3 /usr/share/doc
 cell 9p depth 5 /usr/share/doc/bash/README
+# cold: after drop_caches
+if [ -z "$quick" ]; then
+	if mountpoint -q $T/ext4; then
+		cd $T/ext4
+		for d in 1 8 32; do
+			cold_cell ext4-cold depth "$d" "$(depth_path "$d")"
+		done
+		cold_cell ext4-cold chained 8 c32
+		cd /
+	fi
+	cold_cell 9p-cold depth 5 /usr/share/doc/bash/README
+fi
 # every tracepoint on: the cost of watching
 if [ -z "$quick" ] && [ -w "$EV" ]; then
 	echo 1 >"$EV"

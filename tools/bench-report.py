@@ -8,7 +8,8 @@ Prints the release's table: per cell the median ns/lookup of each
 walker (the median of the repeats' medians) and the ratios to the
 kernel, with their range over the repeats; the cost per component and
 per link (slopes of the depth and chained-link series); batch
-throughput; the stack footprint.  Writes the plot to SVG with gnuplot.
+throughput; the stack footprint.  Writes the plot to SVG with gnuplot,
+and as text beside it (.txt, gnuplot's dumb terminal).
 """
 import statistics
 import subprocess
@@ -59,9 +60,13 @@ def fmt_ratio(r):
 def main():
     rel, path, svg, stack = sys.argv[1:5]
     cells, errs, batch, order = load(path)
-    repeats = max((len(v) for c in cells.values() for v in c.values()), default=0)
+    def most_repeats(cold):
+        return max((len(v) for k, c in cells.items() if k[0].endswith("-cold") == cold
+                    for v in c.values()), default=0)
     print("%s: ns per lookup, median of %d repeats (each the median of its walks);"
-          % (rel, repeats))
+          % (rel, most_repeats(False)))
+    if most_repeats(True):
+        print("<fs>-cold: one walk each, after drop_caches, %d repeats" % most_repeats(True))
     print("ratios to the kernel: median (min-max) over the repeats, walks of the same round")
     print("%-13s %-8s %3s %8s %8s %8s  %-17s %-17s %s" %
           ("fs", "series", "x", "kernel", "shadow", "record", "shadow/kernel",
@@ -113,6 +118,20 @@ set xlabel 'chained links'
 plot for [i=2:4] '%s' index 1 using 1:i with linespoints title word('kernel shadow shadow-record', i-1)
 unset multiplot
 """ % (svg, rel, data, data)
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    # the same two plots as text, for the README
+    text = svg[:-4] + ".txt"
+    script = """
+set terminal dumb size 76,20 mono
+set output '%s'
+set key top left
+set xlabel 'components'
+set title '%s: ns per lookup on tmpfs against depth (hot)'
+plot for [i=2:4] '%s' index 0 using 1:i with linespoints title word('kernel shadow shadow-record', i-1)
+set xlabel 'chained links'
+set title '%s: ns per lookup on tmpfs against chained links (hot)'
+plot for [i=2:4] '%s' index 1 using 1:i with linespoints title word('kernel shadow shadow-record', i-1)
+""" % (text, rel, data, rel, data)
     subprocess.run(["gnuplot"], input=script, text=True, check=True)
 
 

@@ -7,7 +7,8 @@
 # through the module's `bench` file; this writes, in build/bench/,
 # <release>.out (the raw cells), table.txt (every kernel's table) and
 # bench-<release>.svg (ns/lookup against depth and against links, one
-# line per walker), and prints the table.  Timings are TCG's: read the
+# line per walker) with the same plot as text in bench-<release>.txt,
+# and prints the table.  Timings are TCG's: read the
 # ratios, taken in one boot, not the absolute figures.  -q: tmpfs only,
 # no batch (make check's smoke run).
 

@@ -100,8 +100,9 @@ bench_smoke() {
 	elif grep -q DIFFER "$table"; then
 		grep DIFFER "$table" | sed 's/^/# /'
 		echo "not ok 1 make bench: the walkers answered a cell differently"
-	elif [ ! -s "$top/build/bench/bench-$NS_PRIMARY_KERNEL.svg" ]; then
-		echo "not ok 1 make bench: no plot"
+	elif [ ! -s "$top/build/bench/bench-$NS_PRIMARY_KERNEL.svg" ] ||
+	     ! grep -q 'against depth' "$top/build/bench/bench-$NS_PRIMARY_KERNEL.txt"; then
+		echo "not ok 1 make bench: no plot (SVG and text)"
 	else
 		echo "ok 1 make bench (small): $cells cells, the same answers, a table and a plot"
 		return 0
