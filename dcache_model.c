@@ -221,7 +221,6 @@ static const char *ns_lsm_follow_link_state(void)
 	return ns_vfs_lsm_follow_link_absent() ? "absent" : "unchecked";
 }
 
-
 static void ns_probe_mounts_rcu(void);
 static long ns_mnt_offset = -1;		/* of the vfsmount in struct mount */
 static int ns_mnt_offset_mounts;	/* how many mounts measured it alike */

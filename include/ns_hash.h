@@ -21,10 +21,17 @@
 #include <asm/word-at-a-time.h>
 #define NS_HASH_ONE_PASS 1
 
-/* One whole word into the running pair @x, @y. */
-#define NS_HASH_MIX(x, y, a)					\
-	(x ^= (a), y ^= x, x = rol64(x, 12), x += y,		\
-	 y = rol64(y, 45), y *= 9)
+/* One whole word @a into the running pair @x, @y. */
+static __always_inline void ns_hash_mix(unsigned long *x, unsigned long *y,
+					unsigned long a)
+{
+	*x ^= a;
+	*y ^= *x;
+	*x = rol64(*x, 12);
+	*x += *y;
+	*y = rol64(*y, 45);
+	*y *= 9;
+}
 
 static inline unsigned int ns_hash_fold(unsigned long x, unsigned long y)
 {
@@ -51,7 +58,7 @@ static inline u64 ns_hash_name(const void *salt, const char *name)
 		/* both tested: each sets its own data */
 		if (has_zero(a, &adata, &k) | has_zero(b, &bdata, &k))
 			break;
-		NS_HASH_MIX(x, y, a);
+		ns_hash_mix(&x, &y, a);
 		len += sizeof(unsigned long);
 	}
 	adata = prep_zero_mask(a, adata, &k);

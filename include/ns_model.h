@@ -134,6 +134,7 @@ static inline int ns_vfs_lsm_follow_link(struct dentry *dentry,
 		return 0;
 	return ((ns_follow_link_hook_t)s->addr)(dentry, inode, rcu);
 }
+
 int ns_vfs_magic_jump(const struct path *dir, const struct qstr *name,
 		      struct path *res);
 
