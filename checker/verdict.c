@@ -135,13 +135,44 @@ int ns_start_pin(const struct ns_request *rq, struct ns_start *st)
 
 /* What showed a difference to be a race, or NULL. */
 static const char *ns_race_evidence(const struct ns_answer *o1,
-				    const struct ns_answer *o2, int witnessed)
+				    const struct ns_answer *o2, int witnessed,
+				    bool rewalk_differs)
 {
 	if (!ns_same_answer(o1, o2))
 		return "kernel-answers-differ";
 	if (witnessed > 0)
 		return "witness-changed";
+	if (rewalk_differs)
+		return "answer-changed-on-rewalk";
 	return NULL;
+}
+
+/*
+ * The shadow disagrees with the kernel's two answers, no witness moved,
+ * but a rename or a mount happened somewhere during the request.  Walked
+ * again, by the kernel and the shadow, from the same start: an answer
+ * unlike its first is evidence that what the walk depended on changed.
+ * (A mount put on a directory the walk crossed and taken off again
+ * before the witnesses are read leaves no witness behind.)  A walker
+ * that is wrong on a state that holds still answers the same again.
+ */
+static bool ns_rewalk_differs(const struct ns_request *rq,
+			      struct ns_session *ss,
+			      const struct ns_answer *shadow,
+			      const struct ns_answer *kernel)
+{
+	struct ns_answer s2 = {}, k2 = {};
+	struct ns_walk_info wi = {};
+	bool differs;
+
+	ss->nd.wit = NULL;
+	ss->nd.rec = NULL;
+	ns_oracle(rq, &ss->start, &k2);
+	ns_shadow_resolve(rq, &s2, &wi, &ss->nd);
+	differs = !ns_same_answer(&k2, kernel) || !ns_same_answer(&s2, shadow);
+	ns_answer_release(&s2);
+	ns_answer_release(&k2);
+	return differs;
 }
 
 /* The `walk` line: how the shadow walked, and how much of it is shown. */
@@ -181,7 +212,7 @@ size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
 	const char *unchecked = ns_no_oracle(rq);
 	const char *evidence = NULL;
 	bool check = !unchecked;
-	bool elsewhere = false;
+	bool elsewhere = false, rewalk_differs = false;
 	int start, witnessed = 0, shown;
 
 	/* the record keeps every step the trace has room to show */
@@ -216,6 +247,10 @@ size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
 		/* after the second oracle: what the shadow's walk rested on */
 		witnessed = ns_witnesses_moved(&ss->wit);
 		elsewhere = ns_vfs_seq_moved(&seq);
+		if (check && elsewhere && !witnessed && !o1.unanswered &&
+		    !o2.unanswered && ns_same_answer(&o1, &o2) &&
+		    !ns_same_answer(&shadow, &o1))
+			rewalk_differs = ns_rewalk_differs(rq, ss, &shadow, &o1);
 		if (!start)
 			ns_vfs_start_leave(&ss->start);
 	}
@@ -237,7 +272,8 @@ size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
 	} else if (ns_same_answer(&shadow, &o1) && ns_same_answer(&o1, &o2)) {
 		verdict = NS_MATCH;
 	} else {
-		evidence = ns_race_evidence(&o1, &o2, witnessed);
+		evidence = ns_race_evidence(&o1, &o2, witnessed,
+					    rewalk_differs);
 		verdict = evidence ? NS_RACED : NS_MISMATCH;
 		if (!evidence && witnessed < 0) {
 			verdict = NS_UNCHECKED;
