@@ -135,15 +135,12 @@ int ns_start_pin(const struct ns_request *rq, struct ns_start *st)
 
 /* What showed a difference to be a race, or NULL. */
 static const char *ns_race_evidence(const struct ns_answer *o1,
-				    const struct ns_answer *o2, int witnessed,
-				    bool rewalk_differs)
+				    const struct ns_answer *o2, int witnessed)
 {
 	if (!ns_same_answer(o1, o2))
 		return "kernel-answers-differ";
 	if (witnessed > 0)
 		return "witness-changed";
-	if (rewalk_differs)
-		return "answer-changed-on-rewalk";
 	return NULL;
 }
 
@@ -212,7 +209,7 @@ size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
 	const char *unchecked = ns_no_oracle(rq);
 	const char *evidence = NULL;
 	bool check = !unchecked;
-	bool elsewhere = false, rewalk_differs = false;
+	bool elsewhere = false;
 	int start, witnessed = 0, shown;
 
 	/* the record keeps every step the trace has room to show */
@@ -247,12 +244,6 @@ size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
 		/* after the second oracle: what the shadow's walk rested on */
 		witnessed = ns_witnesses_moved(&ss->wit);
 		elsewhere = ns_vfs_seq_moved(&seq);
-		if (check && elsewhere && !witnessed && !o1.unanswered &&
-		    !o2.unanswered && ns_same_answer(&o1, &o2) &&
-		    !ns_same_answer(&shadow, &o1))
-			rewalk_differs = ns_rewalk_differs(rq, ss, &shadow, &o1);
-		if (!start)
-			ns_vfs_start_leave(&ss->start);
 	}
 	if (check && (o1.unanswered || o2.unanswered)) {
 		check = false;
@@ -261,9 +252,10 @@ size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
 
 	/*
 	 * A difference is a race only on evidence that what this walk
-	 * depended on changed: a witness, or the kernel's own two answers.
-	 * A rename or mount elsewhere (rename_lock, mount_lock) proves
-	 * nothing about this walk: a hint on a mismatch, no more.
+	 * depended on changed: a witness, the kernel's own two answers, or,
+	 * where a rename or mount happened somewhere, an answer that changes
+	 * when walked again.  The rename or mount alone (rename_lock,
+	 * mount_lock) proves nothing about this walk: a hint, no more.
 	 */
 	if (rq->semantics_42 && shadow.divergence) {
 		verdict = NS_DIVERGENT;
@@ -272,14 +264,19 @@ size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
 	} else if (ns_same_answer(&shadow, &o1) && ns_same_answer(&o1, &o2)) {
 		verdict = NS_MATCH;
 	} else {
-		evidence = ns_race_evidence(&o1, &o2, witnessed,
-					    rewalk_differs);
+		evidence = ns_race_evidence(&o1, &o2, witnessed);
+		if (!evidence && !witnessed && elsewhere &&
+		    ns_rewalk_differs(rq, ss, &shadow, &o1))
+			evidence = "answer-changed-on-rewalk";
 		verdict = evidence ? NS_RACED : NS_MISMATCH;
 		if (!evidence && witnessed < 0) {
 			verdict = NS_UNCHECKED;
 			unchecked = "witnesses-overflowed";
 		}
 	}
+	/* left only now: walking again needs the pinned start */
+	if (!start)
+		ns_vfs_start_leave(&ss->start);
 
 	ns_put_request(&out, rq);
 	ns_put_answer(&out, "shadow", &shadow);
