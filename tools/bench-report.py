@@ -106,33 +106,31 @@ def plot(cells, rel, svg):
                     f.write("%d %s\n" % (x, " ".join(
                         "%d" % statistics.median(c[w]) if c.get(w) else "NaN" for w in WALKERS)))
             f.write("\n\n")
-    script = """
+    # the same two plots, as SVG and as text (for the README)
+    plots = """
+set key top left
+set xlabel 'components'
+set title '{rel}: ns per lookup on tmpfs against depth (hot)'
+plot for [i=2:4] '{data}' index 0 using 1:i with linespoints title word('kernel shadow shadow-record', i-1)
+set xlabel 'chained links'
+set title '{rel}: ns per lookup on tmpfs against chained links (hot)'
+plot for [i=2:4] '{data}' index 1 using 1:i with linespoints title word('kernel shadow shadow-record', i-1)
+""".format(data=data, rel=rel)
+    svg_script = """
 set terminal svg size 900,420 dynamic
-set output '%s'
-set multiplot layout 1,2 title '%s: ns per lookup on tmpfs (hot; median of the repeats)'
-set key top left
+set output '{svg}'
+set multiplot layout 1,2 title '{rel}: ns per lookup on tmpfs (hot; median of the repeats)'
 set grid
-set xlabel 'components'
-plot for [i=2:4] '%s' index 0 using 1:i with linespoints title word('kernel shadow shadow-record', i-1)
-set xlabel 'chained links'
-plot for [i=2:4] '%s' index 1 using 1:i with linespoints title word('kernel shadow shadow-record', i-1)
+{plots}
 unset multiplot
-""" % (svg, rel, data, data)
-    subprocess.run(["gnuplot"], input=script, text=True, check=True)
-    # the same two plots as text, for the README
-    text = svg[:-4] + ".txt"
-    script = """
+""".format(svg=svg, rel=rel, plots=plots)
+    text_script = """
 set terminal dumb size 76,20 mono
-set output '%s'
-set key top left
-set xlabel 'components'
-set title '%s: ns per lookup on tmpfs against depth (hot)'
-plot for [i=2:4] '%s' index 0 using 1:i with linespoints title word('kernel shadow shadow-record', i-1)
-set xlabel 'chained links'
-set title '%s: ns per lookup on tmpfs against chained links (hot)'
-plot for [i=2:4] '%s' index 1 using 1:i with linespoints title word('kernel shadow shadow-record', i-1)
-""" % (text, rel, data, rel, data)
-    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+set output '{text}'
+{plots}
+""".format(text=svg[:-4] + ".txt", plots=plots)
+    for script in (svg_script, text_script):
+        subprocess.run(["gnuplot"], input=script, text=True, check=True)
 
 
 if __name__ == "__main__":
