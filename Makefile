@@ -42,7 +42,6 @@ clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
 	rm -rf build
 	rm -f *.o *.ko *.mod *.mod.c .*.cmd Module.symvers modules.order
-	$(MAKE) -C selftests clean OUTPUT=$(CURDIR)/build/selftests KSFT_DIR=/nonexistent
 
 deps:
 	tools/install-deps.sh

@@ -3,32 +3,30 @@
 #
 # cli_test.sh - nsresolve, the CLI (tools/nsresolve.c), in the VM (KTAP).
 #
-# Runs as root with namei_shadow loaded and NS_KO naming its .ko: one
-# test unloads the module and loads it again; it is left loaded.  The
+# Runs as root, loading namei_shadow if it is not loaded (ns_module.sh):
+# one test unloads the module and loads it again; it is left loaded.  The
 # scratch tree is a tmpfs in a private mount namespace.  nsresolve is
-# build/nsresolve, beside the directory this test is installed in.
+# built beside this script (the suite's TEST_GEN_PROGS_EXTENDED).
 #
 # Exit status 1 on a mismatch is not tested here: the module this suite
 # loads has no mismatch to give.  The harness tests it with a walker
 # broken on purpose (tools/harness-test.sh, tools/harness-mismatch.sh).
 
 set -u
-. "${NS_KSFT_DIR:?NS_KSFT_DIR must point at the kselftest directory}/kselftest/ktap_helpers.sh"
-ko=${NS_KO:?NS_KO must name namei-shadow.ko}
+. "$(dirname "$0")/ns_module.sh"
 
 # Everything below runs in a private mount namespace of its own.
 if [ -z "${NS_CLI_PRIVATE:-}" ]; then
 	NS_CLI_PRIVATE=1 exec unshare -m --propagation private bash "$0" "$@"
 fi
 
-ns=$(cd "$(dirname "$0")/.." && pwd)/nsresolve
+ns=$(cd "$(dirname "$0")" && pwd)/nsresolve
 dir=/sys/kernel/debug/namei_shadow
 S=/tmp/nscli
 py=$(command -v /usr/bin/python3 || command -v python3)
 out=
 rc=
 
-loaded() { grep -q '^namei_shadow ' /proc/modules; }
 stat_of() { awk -v k="$1" '$1 == k { print $2 }' "$dir/stats"; }
 # nsresolve's output and status, stderr included
 run() { out=$("$ns" "$@" 2>&1); rc=$?; }
@@ -46,7 +44,7 @@ ktap_print_header
 ktap_set_plan 30
 
 [ -x "$ns" ] || ktap_exit_fail_msg "no $ns: make -C selftests builds it"
-loaded || ktap_exit_fail_msg "namei_shadow is not loaded"
+ns_loaded || ns_load || ktap_exit_fail_msg "namei_shadow is not loaded, and loading $(ns_ko) failed"
 [ -n "$py" ] || ktap_exit_fail_msg "no python3 for the JSON checks"
 
 # ------------------------------------------------------------------
@@ -474,9 +472,9 @@ result "an unprivileged user is told it needs root" $?
 
 if rmmod namei_shadow; then
 	run rel
-	[ "$rc" = 2 ] && printf '%s\n' "$out" | grep -q '^nsresolve: the namei_shadow module is not loaded .*: insmod namei-shadow.ko$'
+	[ "$rc" = 2 ] && printf '%s\n' "$out" | grep -q '^nsresolve: the namei_shadow module is not loaded .*: modprobe namei_shadow$'
 	result "the module not loaded" $?
-	insmod "$ko" || ktap_exit_fail_msg "insmod $ko again failed"
+	ns_load || ktap_exit_fail_msg "loading $(ns_ko) again failed"
 else
 	ktap_test_fail "the module not loaded: rmmod namei_shadow failed"
 fi
@@ -487,6 +485,6 @@ result "the module loaded again: nsresolve works" $?
 cd /
 umount "$S/mnt" && umount "$S"
 result "the scratch mounts unmount (no reference left behind)" $?
-loaded
+ns_loaded
 result "namei_shadow is left loaded" $?
 ktap_finished

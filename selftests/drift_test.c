@@ -59,7 +59,9 @@ FIXTURE_SETUP(going)
 
 	ASSERT_TRUE(v == 'y' || v == 'n') TH_LOG("no rule line in features");
 	self->refuses = v == 'y';
-	ASSERT_NE(NULL, mods) TH_LOG("NS_TESTMODS is not set (run_tests.sh sets it)");
+	self->ko = -1;
+	self->fd = -1;
+	SKIP_WITHOUT_TESTMODS();
 	ASSERT_EQ('/', mods[0]);
 	snprintf(self->dir, sizeof(self->dir), "%s", mods);
 	snprintf(self->name, sizeof(self->name), "%s/" GOING, mods);

@@ -16,6 +16,7 @@
 #include <sys/utsname.h>
 
 #include "kselftest_harness.h"
+#include "ns_module.h"
 
 #define FEATURES "/sys/kernel/debug/namei_shadow/features"
 

@@ -1,48 +1,50 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# module_test.sh KO - load/unload life cycle of namei_shadow (KTAP).
-# Runs as root in the test VM with the module not loaded; leaves it
-# unloaded.
+# module_test.sh - load/unload life cycle of namei_shadow (KTAP).  Runs
+# as root; unloads the module first if it is loaded, and leaves it
+# unloaded.  The module is NS_KO, else the installed one (ns_module.sh).
 
 set -u
-ko=${1:?usage: module_test.sh KO}
-. "${NS_KSFT_DIR:?NS_KSFT_DIR must point at the kselftest directory}/kselftest/ktap_helpers.sh"
+. "$(dirname "$0")/ns_module.sh"
 
 dir=/sys/kernel/debug/namei_shadow
 
-loaded() { grep -q '^namei_shadow ' /proc/modules; }
 ksym_lines() { grep -E '^(ksym|export) ' "$dir/features"; }
 
 ktap_print_header
 ktap_set_plan 12
 
-if insmod "$ko" && loaded; then
-	ktap_test_pass "insmod loads the module as namei_shadow"
+if ns_loaded && ! ns_unload; then
+	ktap_exit_fail_msg "namei_shadow is loaded and rmmod cannot unload it"
+fi
+
+if ns_load && ns_loaded; then
+	ktap_test_pass "it loads as namei_shadow"
 else
-	ktap_exit_fail_msg "insmod $ko failed"
+	ktap_exit_fail_msg "loading $(ns_ko) failed"
 fi
 ktap_test_result "debugfs directory and features file appear" test -r "$dir/features"
 auto=$(ksym_lines)
 
-if rmmod namei_shadow && ! loaded && [ ! -e "$dir" ]; then
+if rmmod namei_shadow && ! ns_loaded && [ ! -e "$dir" ]; then
 	ktap_test_pass "rmmod unloads it and removes its debugfs directory"
 else
 	ktap_test_fail "rmmod unloads it and removes its debugfs directory"
 fi
 
 dmesg -C
-if insmod "$ko" ksym_source=bogus 2>/dev/null; then
+if ns_load ksym_source=bogus 2>/dev/null; then
 	rmmod namei_shadow
 	ktap_test_fail "a bad ksym_source is refused"
-elif dmesg | grep -q 'ksym_source=bogus: must be auto or gate' && ! loaded && [ ! -e "$dir" ]; then
+elif dmesg | grep -q 'ksym_source=bogus: must be auto or gate' && ! ns_loaded && [ ! -e "$dir" ]; then
 	ktap_test_pass "a bad ksym_source is refused with a message, leaving nothing behind"
 else
 	ktap_test_fail "a bad ksym_source is refused with a message, leaving nothing behind"
 fi
 
 # The kprobe call gate must find exactly what the direct call finds.
-if insmod "$ko" ksym_source=gate; then
+if ns_load ksym_source=gate; then
 	gate=$(ksym_lines)
 	grep -q '^ksym_source kprobe-gate ' "$dir/features"; through_gate=$?
 	rmmod namei_shadow
@@ -59,10 +61,10 @@ fi
 # Each RCU mode can be forced at load, and features says which is on.
 # "full" is the default where __lookup_mnt and __legitimize_mnt are
 # callable; where they are not, rcu=full must refuse to load.
-full_usable=$(sed -n 's/^mounts_rcu usable=\([yn]\) .*/\1/p' <<<"$(insmod "$ko" && cat "$dir/features"; rmmod namei_shadow)")
+full_usable=$(sed -n 's/^mounts_rcu usable=\([yn]\) .*/\1/p' <<<"$(ns_load && cat "$dir/features"; rmmod namei_shadow)")
 modes_ok=true
 for mode in full within-mount off; do
-	if insmod "$ko" rcu=$mode 2>/dev/null; then
+	if ns_load rcu=$mode 2>/dev/null; then
 		line=$(grep '^rcu ' "$dir/features")
 		rmmod namei_shadow
 		case "$mode/$full_usable" in
@@ -88,7 +90,7 @@ if [ "$full_usable" = y ]; then
 	unshare -m sh -c 'mount --make-rprivate / &&
 		for m in /tmp /run /dev /sys; do
 			while mountpoint -q $m; do umount -l $m || exit 1; done
-		done && exec insmod /proc/self/fd/5' 5<"$ko"
+		done && exec insmod /proc/self/fd/5' 5<"$(ns_ko)"
 	line=$(grep '^mounts_rcu ' "$dir/features")
 	mode=$(grep '^rcu ' "$dir/features")
 	rmmod namei_shadow
@@ -114,7 +116,7 @@ fd = os.open(sys.argv[1], os.O_RDWR)
 os.write(fd, sys.argv[2].encode())
 print(os.pread(fd, 65536, 0).decode())' "$dir/resolve" "$1"
 }
-if insmod "$ko" ksym_hide=sysctl_protected_symlinks; then
+if ns_load ksym_hide=sysctl_protected_symlinks; then
 	scratch=$(mktemp -d)
 	ln -s . "$scratch/lnk"
 	# from a tmpfs directory: the 9p root's names unlazy ("revalidate")
@@ -140,28 +142,28 @@ else
 	ktap_test_fail "without the protected_symlinks variable, RCU mode unlazies to read the sysctl"
 fi
 dmesg -C
-if insmod "$ko" ksym_hide=sysctl_protected_symlinks,no_such_symbol 2>/dev/null; then
+if ns_load ksym_hide=sysctl_protected_symlinks,no_such_symbol 2>/dev/null; then
 	rmmod namei_shadow
 	ktap_test_fail "a ksym_hide= naming no internal is refused"
 else
 	ktap_test_result "a ksym_hide= naming no internal is refused with a message, leaving nothing behind" \
-		eval 'dmesg | grep -q "ksym_hide=.*: each name once" && ! loaded'
+		eval 'dmesg | grep -q "ksym_hide=.*: each name once" && ! ns_loaded'
 fi
 
 dmesg -C
-if insmod "$ko" rcu=bogus 2>/dev/null; then
+if ns_load rcu=bogus 2>/dev/null; then
 	rmmod namei_shadow
 	ktap_test_fail "a bad rcu= is refused"
 else
 	ktap_test_result "a bad rcu= is refused with a message, leaving nothing behind" \
-		eval 'dmesg | grep -q "rcu=bogus: must be auto, full, within-mount or off" && ! loaded'
+		eval 'dmesg | grep -q "rcu=bogus: must be auto, full, within-mount or off" && ! ns_loaded'
 fi
 
 cycles_ok=true
 for i in 1 2 3; do
-	insmod "$ko" && cat "$dir/features" >/dev/null && rmmod namei_shadow || cycles_ok=false
+	ns_load && cat "$dir/features" >/dev/null && rmmod namei_shadow || cycles_ok=false
 done
 ktap_test_result "three load/read/unload cycles" $cycles_ok
 
-ktap_test_result "module is left unloaded" eval '! loaded'
+ktap_test_result "module is left unloaded" eval '! ns_loaded'
 ktap_finished

@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ns_module.h"
+
 #define NS_DIR		"/sys/kernel/debug/namei_shadow"
 #define RESOLVE		NS_DIR "/resolve"
 #define STATS		NS_DIR "/stats"
@@ -232,7 +234,18 @@ static inline void mount_ext4(const char *image, const char *dir)
 }
 
 /*
- * The test-only module @name's .ko (NS_TESTMODS, set by run_tests.sh),
+ * A test that loads a test-only module is skipped where they are not
+ * given: NS_TESTMODS names the directory of their .ko files, built for
+ * the running kernel (tools/build-module.sh; make check sets it).
+ */
+#define SKIP_WITHOUT_TESTMODS()						\
+	do {								\
+		if (!getenv("NS_TESTMODS"))				\
+			SKIP(return, "NS_TESTMODS is not set: no test-only modules (selftests/modules) to load"); \
+	} while (0)
+
+/*
+ * The test-only module @name's .ko (NS_TESTMODS, tools/ksft-guest.sh's),
  * opened before a scratch tmpfs on /tmp can hide it, for
  * "insmod /proc/self/fd/N"; -1, with a message, if it cannot be.
  */
@@ -243,7 +256,7 @@ static inline int open_test_module(const char *name)
 	int fd;
 
 	if (!mods) {
-		fprintf(stderr, "# NS_TESTMODS is not set (run_tests.sh sets it)\n");
+		fprintf(stderr, "# NS_TESTMODS is not set\n");
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/%s.ko", mods, name);

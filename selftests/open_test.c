@@ -546,6 +546,7 @@ TEST(link_body_walked_without_the_open_intent)
 	unsigned int i;
 	int fd;
 
+	SKIP_WITHOUT_TESTMODS();
 	ASSERT_LE(0, ko);
 	fd = open(RESOLVE, O_RDWR);
 	ASSERT_LE(0, fd);

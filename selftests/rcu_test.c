@@ -238,6 +238,7 @@ TEST_F(rcu, mount_lock_moved_restarts)
 	struct result r;
 	int fired;
 
+	SKIP_WITHOUT_TESTMODS();
 	ASSERT_LE(0, self->mount_seq_ko);
 	ASSERT_EQ(0, resolve(self->fd, "a/b/c", &r));	/* warm */
 	result_free(&r);

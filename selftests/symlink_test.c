@@ -554,6 +554,7 @@ TEST(lsm_refuses_to_follow_a_link)
 	ASSERT_TRUE(!strcmp(state, "checked") || !strcmp(state, "unchecked"))
 		TH_LOG("features: lsm follow_link=%s", state);
 	checked = !strcmp(state, "checked");
+	SKIP_WITHOUT_TESTMODS();
 	override_scratch(_metadata, &ko, &fd);
 	ASSERT_EQ(0, mkdir("/tmp/l", 0755));
 	mkfile("/tmp/l/f");
@@ -600,6 +601,7 @@ TEST(get_link_without_a_body)
 	unsigned int i;
 	int ko, fd;
 
+	SKIP_WITHOUT_TESTMODS();
 	override_scratch(_metadata, &ko, &fd);
 	ASSERT_EQ(0, mkdir("/tmp/g", 0755));
 	ASSERT_EQ(0, mkdir("/tmp/g/d", 0755));
@@ -648,6 +650,7 @@ TEST(empty_body)
 	char dev[32];
 	int fd;
 
+	SKIP_WITHOUT_TESTMODS();
 	ASSERT_LE(0, ko);
 	fd = open(RESOLVE, O_RDWR);
 	ASSERT_LE(0, fd);

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # trace_test.sh - namei_shadow's tracepoints and the bpftrace tools in
-# tools/bpftrace (KTAP).  Runs as root in the test VM with the module
-# loaded; makes its scratch tree on a tmpfs in a mount namespace of its
-# own.  Each event must fire with its documented fields for a walk
+# tools/bpftrace (KTAP).  Runs as root in the test VM, loading the
+# module if it is not loaded (ns_module.sh); makes its scratch tree on
+# a tmpfs in a mount namespace of its own.  Each event must fire with its documented fields for a walk
 # built to produce it, and nothing when disabled; each script must
 # print what it claims for a generated workload.
 
@@ -13,12 +13,12 @@ if [ -z "${NS_TRACE_TEST_UNSHARED:-}" ]; then
 	NS_TRACE_TEST_UNSHARED=1 exec unshare -m --propagation private "$0" "$@"
 fi
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
-. "${NS_KSFT_DIR:?NS_KSFT_DIR must point at the kselftest directory}/kselftest/ktap_helpers.sh"
+. "$here/ns_module.sh"
+ns_loaded || ns_load || ktap_exit_fail_msg "namei_shadow is not loaded, and loading $(ns_ko) failed"
 
 D=/sys/kernel/debug/namei_shadow
 T=/sys/kernel/tracing
-bt=$top/tools/bpftrace
+bt=$here/bpftrace	# tools/bpftrace, installed beside this script
 # on /mnt, not /tmp: the tree under test (a clone in /tmp) must stay visible
 S=/mnt/nst
 out=$(mktemp -d /dev/shm/nstrace.XXXXXX)

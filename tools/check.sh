@@ -49,19 +49,20 @@ deps() {
 prepare() {
 	"$top/tools/fetch-kernel.sh" $debian >/dev/null &&
 	"$top/tools/ksource.sh" >/dev/null &&
-	make -s -C "$top/selftests" OUTPUT="$top/build/selftests" &&
-	echo "ok 1 prepare: kernels, kselftest headers, selftests built"
+	make -s -C "$top/selftests" OUTPUT="$top/build/selftests" install \
+		INSTALL_PATH="$top/build/kselftest" >/dev/null &&
+	echo "ok 1 prepare: kernels, kselftest files, selftests built and installed"
 }
 
+# The suite as a user runs it: installed (prepare), by kselftest's own
+# runner, run_kselftest.sh, in the VM (tools/ksft-guest.sh).
 suite() {
-	local rel=$1 ksft
-	ksft=$("$top/tools/ksource.sh")/tools/testing/selftests
+	local rel=$1
 	"$top/tools/build-module.sh" "$rel" >/dev/null || return 1
 	local limit=600
 	[ "$rel" = "$NS_DEBUG_KERNEL" ] && limit=1800	# KASAN+lockdep under TCG
 	"$top/tools/vm-run.sh" -k "$rel" -t "$limit" \
-		env NS_KSFT_DIR="$ksft" bash "$top/selftests/run_tests.sh" \
-		"$top/build/$rel/module" "$top/build/selftests"
+		bash "$top/tools/ksft-guest.sh" "$top/build/kselftest" "$top/build/$rel/module"
 }
 
 # The debug kernel is built (once; then it is cached) in the background

@@ -22,7 +22,7 @@ mount --bind /tmp/demo/dir /tmp/demo/bind
 
 # Each walk as nsresolve (tools/nsresolve.c) shows it: the tree of
 # steps, the walk's mode, both answers and the verdict.
-ns=$(cd "$(dirname "$0")/.." && pwd)/build/nsresolve
+ns=$(cd "$(dirname "$0")/.." && pwd)/build/selftests/nsresolve
 resolve() {
 	echo
 	echo "== nsresolve $*"

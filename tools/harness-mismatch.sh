@@ -70,7 +70,7 @@ mount -t tmpfs ns-mismatch $s || exit 1
 mkdir -p $jail/sys $jail/usr $jail/proc $jail/dev
 ln -s usr/lib $jail/lib
 ln -s usr/lib64 $jail/lib64
-cp "$top/build/nsresolve" $jail/nsresolve
+cp "$top/build/selftests/nsresolve" $jail/nsresolve
 if ! { mount --rbind /sys $jail/sys && mount --bind /usr $jail/usr &&
 	mount --bind /dev $jail/dev && mount -t proc proc $jail/proc; }; then
 	echo "FAILED: the jail's mounts (sys, usr, dev, proc)"

@@ -50,15 +50,13 @@ expect() {
 }
 
 if [ -n "$debug" ]; then
-	ksft=$("$top/tools/ksource.sh")/tools/testing/selftests
 	"$top/tools/build-module.sh" "$rel" >/dev/null || exit 1
 	for fault in "rcu_sleep|Voluntary context switch within RCU read-side critical section|sleeps under RCU" \
 		     "oob|KASAN: slab-out-of-bounds|reads past a kmalloc buffer"; do
 		IFS="|" read -r mod pattern desc <<<"$fault"
 		expect 125 "FAIL .*splat.*$pattern" "the debug suite fails when a module $desc" \
-			-t 300 env NS_KSFT_DIR="$ksft" \
-			NS_SELFTEST_INJECT="$top/build/$rel/testmods/ns_test_$mod.ko" \
-			bash "$top/selftests/run_tests.sh" "$top/build/$rel/module" "$top/build/selftests"
+			-t 300 env NS_SELFTEST_INJECT="$top/build/$rel/testmods/ns_test_$mod.ko" \
+			bash "$top/tools/ksft-guest.sh" "$top/build/kselftest" "$top/build/$rel/module"
 	done
 	exit $failed
 fi

@@ -801,7 +801,7 @@ static void check_environment(void)
 	struct statfs sf;
 
 	if (access(NS_MODULE_DIR, F_OK))
-		die("the namei_shadow module is not loaded (no %s): insmod namei-shadow.ko",
+		die("the namei_shadow module is not loaded (no %s): modprobe namei_shadow",
 		    NS_MODULE_DIR);
 	if (!statfs(opt.dir, &sf)) {
 		if ((unsigned long)sf.f_type != NS_DEBUGFS_MAGIC)

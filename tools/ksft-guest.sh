@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ksft-guest.sh KSFT_DIR MODULE_DIR - in the VM, as root: the suite as
+# installed by "make -C selftests install INSTALL_PATH=KSFT_DIR", run by
+# its own runner, KSFT_DIR/run_kselftest.sh, against the namei-shadow.ko
+# in MODULE_DIR (NS_KO) and the test-only modules beside it
+# (NS_TESTMODS).  Prints the runner's KTAP.  The runner's exit status
+# says nothing of the results: this script's does (1 if any test
+# failed, or if a program was skipped whole for want of what make
+# check provides).
+
+set -u
+usage="usage: ksft-guest.sh KSFT_DIR MODULE_DIR"
+ksft=$(cd "${1:?$usage}" && pwd) || exit 1
+mod_dir=$(cd "${2:?$usage}" && pwd) || exit 1
+kmemleak=/sys/kernel/debug/kmemleak
+
+[ "$(id -u)" = 0 ] || { echo "not ok 1 ksft-guest.sh must run as root in the VM"; exit 1; }
+
+export NS_KO=$mod_dir/namei-shadow.ko
+export NS_TESTMODS=${NS_TESTMODS:-$(dirname "$mod_dir")/testmods}
+# The debug kernel is slow: fewer walks in the race loops.
+[ -e "$kmemleak" ] && export NS_RACE_SCALE=${NS_RACE_SCALE:-0.1}
+
+# Leaks from before the suite (boot) are not ours.  The automatic scans
+# (each about 7 s of a core under TCG) would find nothing the two scans
+# of kmemleak_test.sh do not: off.
+[ -w "$kmemleak" ] && echo clear >"$kmemleak" && echo scan=off >"$kmemleak"
+
+# Harness tests only: load a module that misbehaves on purpose, to
+# show that the suite's run then fails.
+if [ -n "${NS_SELFTEST_INJECT:-}" ]; then
+	echo "# injecting $NS_SELFTEST_INJECT on purpose"
+	insmod "$NS_SELFTEST_INJECT"
+fi
+
+insmod "$NS_KO" || { echo "not ok 1 insmod $NS_KO"; exit 1; }
+out=$(mktemp)
+"$ksft/run_kselftest.sh" | tee "$out"
+
+failed=0
+grep -q '^not ok ' "$out" && failed=1
+# A program skipped whole: only kmemleak_test.sh, where there is none.
+n=$(grep -c -E '^(not )?ok [0-9]+ ' "$out")
+while read -r name; do
+	[ "$name" = kmemleak_test.sh ] && [ ! -e "$kmemleak" ] && continue
+	n=$((n + 1))
+	echo "not ok $n $name was skipped whole: make check gives it all it needs"
+	failed=1
+done < <(sed -n 's/^ok [0-9]* selftests: namei_shadow: \([^ ]*\) # SKIP.*/\1/p' "$out")
+[ "$(grep -c -E '^(not )?ok [0-9]+ selftests: ' "$out")" = "$(wc -l <"$ksft/kselftest-list.txt")" ] || {
+	echo "not ok $((n + 1)) run_kselftest.sh ran fewer programs than kselftest-list.txt lists"
+	failed=1
+}
+rm -f "$out"
+exit $failed
