@@ -10,6 +10,10 @@
 #                        Debian build root where the host's toolchain
 #                        cannot build for R; prints the .ko's path last
 #   make modules_install install it into KDIR's kernel (extra/)
+#   make dkms-source DESTDIR=D   the sources DKMS builds from, into D
+#                        (the -dkms package's /usr/src/namei-shadow-VERSION)
+#   make deb             the Debian source package and namei-shadow-dkms's
+#                        .deb, in build/deb (dpkg-buildpackage), lintian'd
 #   make clean
 #   make run             build, boot the primary kernel in the VM, demo
 #   make check           the whole test suite: the Debian kernels (6.12,
@@ -24,6 +28,12 @@
 #   make deps            apt-get install what the tools need
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
+include include/ns_version.mk
+
+# What DKMS builds from: the module's sources, its build files, and
+# debian/changelog, where its version is written.
+DKMS_SOURCES := Kbuild Makefile dkms.conf debian/changelog $(wildcard *.c checker/*.c \
+	include/*.h include/*.mk)
 
 all: modules
 
@@ -42,6 +52,14 @@ clean:
 	@if [ -d "$(KDIR)" ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
 	rm -rf build
 	rm -f *.o *.ko *.mod *.mod.c .*.cmd Module.symvers modules.order
+
+dkms-source:
+	@test -n "$(DESTDIR)" || { echo "usage: make dkms-source DESTDIR=<directory>" >&2; exit 2; }
+	@for f in $(DKMS_SOURCES); do install -D -m 644 $$f $(DESTDIR)/$$f || exit 1; done
+	sed -i 's/#MODULE_VERSION#/$(NS_VERSION)/' $(DESTDIR)/dkms.conf
+
+deb: deps
+	tools/make-deb.sh
 
 deps:
 	tools/install-deps.sh
@@ -68,4 +86,4 @@ run:
 	tools/run.sh
 
 .PHONY: all module modules modules_install clean deps kernels check check-debug \
-	debug-kernel check-static run
+	debug-kernel check-static run dkms-source deb

@@ -143,5 +143,6 @@ module_init(namei_shadow_init);
 module_exit(namei_shadow_exit);
 
 MODULE_LICENSE("GPL");
+MODULE_VERSION(NS_VERSION);
 MODULE_AUTHOR("The namei_shadow developers");
 MODULE_DESCRIPTION("Shadow of Linux 4.2 pathname lookup, cross-checked against kern_path()");

@@ -48,26 +48,4 @@ cc_pkg=${cc#*-linux-gnu-}
 suite=$(ns_kernel_suite "$rel")
 [ "$suite" = host ] && ns_die "$rel is the host's own kernel, but the host lacks $cc: apt-get install $cc_pkg"
 pkgs="$cc_pkg,make,libc6-dev,bc,kmod,sparse,linux-headers-$rel"
-stamp="$suite $pkgs"
-if [ -f "$root/.ready" ] && [ "$(cat "$root/.ready")" = "$stamp" ]; then
-	echo "$root"
-	exit 0
-fi
-
-command -v mmdebstrap >/dev/null || ns_die "mmdebstrap missing: apt-get install mmdebstrap (make deps)"
-uri=$("$NS_TOOLS/apt-suite.sh" "$suite" uri)
-ns_log "setting up the Debian $suite build root for $rel ($cc_pkg and its headers; once, about 70 s and 500 MB) in $root"
-t0=$(date +%s)
-rm -rf "$root.tmp" "$root"
-mkdir -p "$(dirname "$root")"
-if ! mmdebstrap --variant=apt --include="$pkgs" \
-		--aptopt='Acquire::Check-Valid-Until "false"' \
-		"$suite" "$root.tmp" "deb $uri $suite main" >"$root.log" 2>&1; then
-	tail -n 20 "$root.log" >&2
-	rm -rf "$root.tmp"
-	ns_die "mmdebstrap of the $suite build root failed, see $root.log"
-fi
-mv "$root.tmp" "$root"
-echo "$stamp" >"$root/.ready"
-ns_log "build root for $rel ready in $(($(date +%s) - t0))s"
-echo "$root"
+exec "$NS_TOOLS/debian-root.sh" "buildroots/$rel" "$suite" "$pkgs"

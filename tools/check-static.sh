@@ -10,18 +10,8 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
 ksrc=$("$top/tools/ksource.sh") || exit 1
-n=0
-failed=0
 
-result() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=1
-	fi
-}
+result() { ns_result "$@"; }
 
 # The sources of a build that sparse did not check (no "CHECK" line).
 unchecked_sources() {
@@ -79,4 +69,4 @@ for rel in ${NS_KERNELS:-$NS_KERNELS_DEFAULT}; do
 	echo "$out" | grep '^#' || true
 	result "$rc" "$(echo "$out" | sed -n 's/^\(not \)\{0,1\}ok 1 //p')"
 done
-exit $failed
+exit $ns_failed

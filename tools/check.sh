@@ -4,10 +4,13 @@
 # check.sh - the whole test suite (make check).
 #
 # Installs what is missing (apt-get), fetches the supported kernels,
-# runs the static checks, builds the module and the selftests for each
-# kernel, boots each kernel in the VM and runs the suite there -- the
-# three Debian kernels and their harness tests, then the debug kernel
-# (built once, cached: in the background from the start) and its own.
+# runs the static checks, builds the module for each kernel and the
+# selftests (installed as kselftest installs them), boots each kernel in
+# the VM and runs the suite there through run_kselftest.sh -- the three
+# Debian kernels and their harness tests, make bench's smoke run, the
+# packaging (make deb, DKMS on every kernel, the .deb in Debian roots:
+# tools/package-test.sh), then the debug kernel (built once, cached: in
+# the background from the start) and its own.
 #
 # NS_KERNELS picks the kernels (make check-debug: the debug kernel
 # only); NS_STATIC=0 leaves out the static checks.  Every result is a
@@ -125,7 +128,8 @@ checks() {
 			[ "$rel" = "$NS_PRIMARY_KERNEL" ] || others+=("$rel")
 		done
 		stage harness "$top/tools/harness-test.sh" "$NS_PRIMARY_KERNEL" "${others[@]}"
-		stage bench bench_smoke ;;
+		stage bench bench_smoke
+		stage package "$top/tools/package-test.sh" ;;
 	esac
 	if [ -n "$has_debug" ]; then
 		wait "$debug_pid"

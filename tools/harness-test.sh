@@ -19,20 +19,11 @@ if [ "${1:-}" = --debug ]; then
 fi
 rel=${1:-$NS_PRIMARY_KERNEL}
 releases=${*:-$rel}
-n=0
-failed=0
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
 
-result() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n harness: $2"
-	else
-		echo "not ok $n harness: $2"
-		sed 's/^/# /' "$err"
-		failed=1
-	fi
+result() {	# STATUS DESCRIPTION; on failure, what the run said
+	ns_result "$1" "harness: $2" || sed 's/^/# /' "$err"
 }
 
 # expect CODE PATTERN DESCRIPTION VM-RUN-ARGS...
@@ -58,7 +49,7 @@ if [ -n "$debug" ]; then
 			-t 300 env NS_SELFTEST_INJECT="$top/build/$rel/testmods/ns_test_$mod.ko" \
 			bash "$top/tools/ksft-guest.sh" "$top/build/kselftest" "$top/build/$rel/module"
 	done
-	exit $failed
+	exit $ns_failed
 fi
 
 expect 0 "exit 0 in" "a passing guest command passes" -t 60 true
@@ -125,4 +116,4 @@ echo "tap-summary gave '$counts'" >"$err"
 [ "$counts" = "1 1 1" ]
 result $? "TAP summary counts pass, fail and skip"
 
-exit $failed
+exit $ns_failed

@@ -10,7 +10,8 @@ set -euo pipefail
 
 pkgs=(qemu-system-x86 busybox-static cpio kmod xz-utils file bc make gcc
       dwarves bpftrace python3 sparse linux-source-6.12 libc6-dev
-      flex bison libelf-dev libssl-dev mmdebstrap)
+      flex bison libelf-dev libssl-dev mmdebstrap
+      rsync dpkg-dev debhelper dh-dkms dkms lintian)
 # make bench's plots: NS_EXTRA_PKGS=gnuplot-nox, only when asked
 read -r -a extra <<<"${NS_EXTRA_PKGS:-}"
 pkgs+=("${extra[@]}")

@@ -16,6 +16,22 @@ ns_log() {
 	echo "namei-shadow: $*" >&2
 }
 
+# ns_result STATUS DESCRIPTION: one TAP result, "ok N DESCRIPTION" when
+# STATUS is 0, else "not ok N DESCRIPTION" and ns_failed=1; N counts
+# from 1 in each script.  Returns 0 for ok, 1 for not ok.
+ns_n=0
+ns_failed=0
+ns_result() {
+	ns_n=$((ns_n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $ns_n $2"
+		return 0
+	fi
+	echo "not ok $ns_n $2"
+	ns_failed=1
+	return 1
+}
+
 # The Debian suite a release comes from: "host" for the host's own
 # (bookworm: 6.1 and 6.12), else a suite reached through a private apt
 # configuration (tools/apt-suite.sh).  Sid's kernels carry +deb14.
@@ -99,7 +115,7 @@ ns_link_sources() {
 	local dest=$1 top f
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 	mkdir -p "$dest/checker"
-	for f in Kbuild namei_shadow.c dcache_model.c ksyms.c include; do
+	for f in Kbuild namei_shadow.c dcache_model.c ksyms.c include debian; do
 		ln -sfn "$top/$f" "$dest/$f"
 	done
 	find "$dest/checker" -xtype l -delete
