@@ -144,6 +144,11 @@ checks() {
 if stage deps deps; then
 	# the debug kernel's build needs only the packages: it starts first
 	[ -n "$has_debug" ] && start_debug_build
+	# and the package stage's Debian roots (made once, then cached),
+	# mostly downloads and unpacking: its stage waits for them
+	case " $kernels " in *" $NS_PRIMARY_KERNEL "*)
+		"$top/tools/package-test.sh" --roots >"$logs/package-roots.log" 2>&1 & ;;
+	esac
 	stage prepare prepare && checks
 fi
 

@@ -17,13 +17,38 @@
 #    into: modprobe, modinfo, run_kselftest.sh (tools/package-guest.sh).
 #
 # Each step's failure is a "not ok" line; the roots are cached copies
-# of Debian roots made once (tools/debian-root.sh).
+# of Debian roots made once (tools/debian-root.sh).  With --roots, only
+# makes those (make check starts that early, in the background).
 
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/package
 ver=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
+bookworm=6.12.118+deb12-amd64 added=6.1.0-57-amd64 sid=7.2.13+deb14-amd64
+
+# The Debian roots the .deb goes into, "NAME SUITE PACKAGES": 6.1's
+# headers, added later, need their compiler's package; sid's, the
+# kernel, as on a machine that runs it (without its modules.dep, sid's
+# dkms installs the module but leaves depmod undone).
+roots=("bookworm host dkms,linux-headers-$bookworm,linux-compiler-gcc-12-x86"
+       "sid sid dkms,linux-headers-$sid,linux-image-$sid")
+base_root() {	# NAME: its cached root, made where missing
+	local r name suite pkgs
+	for r in "${roots[@]}"; do
+		read -r name suite pkgs <<<"$r"
+		[ "$name" = "$1" ] || continue
+		"$top/tools/debian-root.sh" "roots/pkg-$name" "$suite" "$pkgs"
+		return
+	done
+	return 1
+}
+if [ "${1:-}" = --roots ]; then
+	for r in "${roots[@]}"; do
+		base_root "${r%% *}" >/dev/null || exit 1
+	done
+	exit 0
+fi
 
 result() {	# STATUS DESCRIPTION [LOG]: on failure, LOG's end
 	ns_result "$1" "package: $2" && return
@@ -76,19 +101,17 @@ for rel in $NS_KERNELS_DEFAULT; do
 	result $? "dkms build and install for $rel on the host (--kernelsourcedir)" "$out/dkms-host.log"
 done
 
-# root_with_deb NAME SUITE PKGS: a copy of a cached Debian root with the
+# root_with_deb NAME: a copy of the cached Debian root NAME with the
 # .deb installed by dpkg; prints its directory
 root_with_deb() {
 	local base copy=$out/root-$1
-	base=$("$top/tools/debian-root.sh" "roots/pkg-$1" "$2" "$3") || return 1
+	base=$(base_root "$1") || return 1
 	cp -a "$base" "$copy" && cp "$deb" "$copy/tmp/" &&
 	in_root "$copy" dpkg -i "/tmp/${deb##*/}" >&2 &&
 	echo "$copy"
 }
 
-bookworm=6.12.118+deb12-amd64 added=6.1.0-57-amd64 sid=7.2.13+deb14-amd64
-# what 6.1's headers need beyond dkms's: its compiler's package
-bw=$(root_with_deb bookworm host "dkms,linux-headers-$bookworm,linux-compiler-gcc-12-x86" 2>"$out/root-bookworm.log")
+bw=$(root_with_deb bookworm 2>"$out/root-bookworm.log")
 built_in "$bw" "$bookworm"
 result $? "dpkg -i the .deb in a bookworm root with $bookworm's headers: DKMS builds it" "$out/root-bookworm.log"
 
@@ -100,9 +123,7 @@ cp "${debs[@]}" "$bw/tmp/" && in_root "$bw" sh -c 'dpkg -i /tmp/linux-*.deb' >"$
 built_in "$bw" "$added"
 result $? "then $added's headers installed: DKMS builds it for the new kernel" "$out/root-bookworm-added.log"
 
-# the kernel too, as on a machine that runs it: without its modules.dep,
-# sid's dkms installs the module but leaves depmod undone
-sr=$(root_with_deb sid sid "dkms,linux-headers-$sid,linux-image-$sid" 2>"$out/root-sid.log")
+sr=$(root_with_deb sid 2>"$out/root-sid.log")
 built_in "$sr" "$sid"
 result $? "dpkg -i the .deb in a sid root with $sid's headers: DKMS builds it" "$out/root-sid.log"
 
