@@ -63,6 +63,18 @@ expect 125 "FAIL .*splat.*(WARNING|deliberate WARN)" "a module that WARNs fails 
 expect 126 "FAIL .*no exit status" "a guest that dies without an exit status fails" \
 	-t 60 sh -c 'echo o >/proc/sysrq-trigger; while :; do :; done'
 
+# The suite's KTAP as make check counts it (tools/tap-summary.sh): the
+# results a program nests count; a program that fails with no failing
+# result of its own (it crashed, timed out) is one failure; a program
+# skipped whole is one skip.
+ktap='TAP version 13\n1..3\n# 1..2\n# ok 1 a\n# ok 2 b # SKIP why\nok 1 selftests: ns: p
+# 1..1\n# ok 1 c\nnot ok 2 selftests: ns: q # TIMEOUT 900 seconds
+# 1..0 # SKIP why\nok 3 selftests: ns: r # SKIP\n'
+counted=$(printf "$ktap" | "$top/tools/tap-summary.sh")
+echo "counted (passed failed skipped): $counted" >"$err"
+[ "$counted" = "2 1 2" ]
+result $? "the suite's KTAP counts each program's own results, and a program that fails without one"
+
 # broken_walker RELEASE: a walker broken on purpose (".." ignores the
 # root) must fail the resolve tests, and both oracles must catch it: the
 # in-kernel cross-check and the stat(2) oracle.  It also gives nsresolve
