@@ -62,6 +62,13 @@ expect 125 "FAIL .*splat.*(WARNING|deliberate WARN)" "a module that WARNs fails 
 # "not found", and the shell's 127 would come back as a status.)
 expect 126 "FAIL .*no exit status" "a guest that dies without an exit status fails" \
 	-t 60 sh -c 'echo o >/proc/sysrq-trigger; while :; do :; done'
+# A kernel that dies while booting, before the command: booted once
+# more, then, dying again, a failure named as the boot's.
+NS_APPEND="rdinit=/nonexistent init=/nonexistent" expect 125 \
+	"FAIL .*while the kernel booted, before the command ran: .*Kernel panic" \
+	"a kernel that dies twice before the command fails, after one more boot" -t 60 true
+grep -q 'died while booting, before the command started .*booting once more' "$err"
+result $? "... and the boot it tried again is said"
 
 # The suite's KTAP as make check counts it (tools/tap-summary.sh): the
 # results a program nests count; a program that fails with no failing
