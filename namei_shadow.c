@@ -231,6 +231,12 @@ static bool unlazy(struct nameidata *nd, struct dentry *child,
 
 	BUILD_BUG_ON(NS_HELD_CHILD >= BITS_PER_LONG_LONG);
 
+	/*
+	 * The witnesses first: a mount table that moved before they are
+	 * held fails the walk's own legitimize after them, and the walk
+	 * that starts again forgets them.
+	 */
+	ns_witness_legitimize(nd);
 	for (i = 0; i < nd->depth; i++)
 		ok &= legitimize_path(nd, &nd->stack[i].link, nd->stack[i].seq,
 				      i, &mnts, &dents);
@@ -244,7 +250,6 @@ static bool unlazy(struct nameidata *nd, struct dentry *child,
 	} else if (child) {
 		ok = false;
 	}
-	ns_witness_legitimize(nd);
 	leave_rcu(nd);
 	ns_event_unlazy(nd, why, ok);
 	if (why && !nd->unlazy_reason) {
@@ -1919,6 +1924,7 @@ void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 			wi->restart_reason = nd->restart_reason ?: NS_WHY_ECHILD;
 			nd->attempt = NS_MODE_REF;
 			ns_event_restart(wi->restart_reason, NS_MODE_REF);
+			ns_witness_restart(nd);
 			continue;
 		}
 		if (a->err == -ESTALE && nd->attempt != NS_MODE_REVAL) {
@@ -1928,6 +1934,7 @@ void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 			wi->reval = true;
 			nd->attempt = NS_MODE_REVAL;
 			ns_event_restart(NS_WHY_ESTALE, NS_MODE_REVAL);
+			ns_witness_restart(nd);
 			continue;
 		}
 		break;

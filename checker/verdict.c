@@ -271,7 +271,8 @@ size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
 		verdict = evidence ? NS_RACED : NS_MISMATCH;
 		if (!evidence && witnessed < 0) {
 			verdict = NS_UNCHECKED;
-			unchecked = "witnesses-overflowed";
+			unchecked = witnessed == NS_WIT_OVERFLOWED ?
+				"witnesses-overflowed" : "witness-mount-not-held";
 		}
 	}
 	/* left only now: walking again needs the pinned start */

@@ -124,6 +124,23 @@ void __ns_witness_crossed(struct nameidata *nd, const struct vfsmount *mnt,
 	}
 }
 
+/*
+ * A witness's mount, held.  The mounts pinned at the start are held
+ * already, whatever the mount table did since.  One crossed in RCU
+ * mode is taken as the walk takes it: if the table moved since the walk
+ * began, that is no evidence about this mount -- a mount elsewhere
+ * moves it too -- and the walk, legitimized after its witnesses, starts
+ * again (which forgets them); -1 means taken all the same.
+ */
+static int ns_witness_hold_mnt(struct nameidata *nd, struct vfsmount *mnt)
+{
+	if (mnt == nd->pinned.mnt || mnt == nd->root.mnt) {
+		mntget(mnt);
+		return 0;
+	}
+	return legitimize_mnt(nd, mnt);
+}
+
 /* Leaving RCU mode: reference the witnesses, or know they moved. */
 void __ns_witness_legitimize(struct nameidata *nd)
 {
@@ -134,17 +151,11 @@ void __ns_witness_legitimize(struct nameidata *nd)
 		if ((w->held | w->held_mnt) & BIT(i))
 			continue;
 		/* the mount first: a dentry is never held without its mount */
-		switch (legitimize_mnt(nd, w->w[i].mnt)) {
-		case 0:
-			w->held_mnt |= BIT(i);
-			break;
-		case -1:
-			w->held_mnt |= BIT(i);
-			fallthrough;
-		default:
-			w->moved = true;
+		if (ns_witness_hold_mnt(nd, w->w[i].mnt) > 0) {
+			w->unkept = true;
 			continue;
 		}
+		w->held_mnt |= BIT(i);
 		switch (ns_vfs_dget_seq(w->w[i].dentry, w->w[i].seq)) {
 		case NS_DGET_OK:
 			w->held |= BIT(i);
@@ -189,26 +200,35 @@ static bool ns_witness_changed(const struct ns_witness *x)
 		(x->relied && ns_vfs_attrs_changed(&x->attrs, x->dentry));
 }
 
+/* All dropped, as if none had been met. */
+void ns_witnesses_forget(struct ns_witnesses *w)
+{
+	int i;
+
+	for (i = 0; i < w->n; i++)
+		ns_witness_put(w, i);
+	w->n = 0;
+	w->moved = false;
+	w->overflowed = false;
+	w->unkept = false;
+}
+
 /*
  * After the verdict's second oracle: did any witness change?  Returns
- * 1 if one did, 0 if none did, -1 if none of those kept did but some
- * were not kept.  All dropped.
+ * 1 if one did, 0 if none did; if none of those kept did but some were
+ * not kept, NS_WIT_OVERFLOWED (more than NS_WITNESSES) or NS_WIT_UNKEPT
+ * (a mount crossed in RCU mode could not be held).  All dropped.
  */
 int ns_witnesses_moved(struct ns_witnesses *w)
 {
 	bool moved = w->moved;
 	int i, ret;
 
-	for (i = 0; i < w->n; i++) {
-		if (!moved && (w->held & BIT(i)))
+	for (i = 0; i < w->n && !moved; i++)
+		if (w->held & BIT(i))
 			moved = ns_witness_changed(&w->w[i]);
-		ns_witness_put(w, i);
-	}
-	ret = moved ? 1 : w->overflowed ? -1 : 0;
-	w->n = 0;
-	w->held = 0;
-	w->held_mnt = 0;
-	w->moved = false;
-	w->overflowed = false;
+	ret = moved ? 1 : w->overflowed ? NS_WIT_OVERFLOWED :
+		w->unkept ? NS_WIT_UNKEPT : 0;
+	ns_witnesses_forget(w);
 	return ret;
 }

@@ -42,7 +42,12 @@ struct ns_witnesses {
 	int n;
 	bool moved;			/* one moved, or could not be kept */
 	bool overflowed;		/* more than NS_WITNESSES: some not kept */
+	bool unkept;			/* a mount crossed in RCU mode not held */
 };
+
+/* ns_witnesses_moved(): none of those kept moved, but some were not kept */
+#define NS_WIT_OVERFLOWED	(-1)
+#define NS_WIT_UNKEPT		(-2)
 
 void __ns_witness(struct nameidata *nd, struct vfsmount *mnt,
 		  struct dentry *dentry, unsigned int seq);
@@ -53,6 +58,7 @@ void __ns_witness_here(struct nameidata *nd);
 void __ns_witness_crossed(struct nameidata *nd, const struct vfsmount *mnt,
 			  const struct dentry *from, const struct vfsmount *to);
 void __ns_witness_legitimize(struct nameidata *nd);
+void ns_witnesses_forget(struct ns_witnesses *w);
 
 /*
  * What the walker calls: nothing at all for a walk that keeps no
@@ -103,6 +109,16 @@ static inline void ns_witness_legitimize(struct nameidata *nd)
 {
 	if (nd->wit)
 		__ns_witness_legitimize(nd);
+}
+
+/*
+ * A walk started again (RCU to REF, REF to REVAL): the witnesses of
+ * the attempt given up are not what the answer judged rests on.
+ */
+static inline void ns_witness_restart(struct nameidata *nd)
+{
+	if (nd->wit)
+		ns_witnesses_forget(nd->wit);
 }
 
 int ns_witnesses_moved(struct ns_witnesses *w);

@@ -13,10 +13,12 @@
 # tools/bpftrace/ns-mismatch.bt runs outside the jail.  Prints each
 # check's result; exits 0 only if nsresolve exits 1 for a single walk
 # and for a batch, names the mismatch in both, and ns-mismatch.bt
-# prints it and counts it.  Then the same mismatch, 2,000 times, while
-# a rename loop and a mount loop run outside the jail: rename_lock and
-# mount_lock move all along, but nothing this walk rests on does, so
-# every answer must still be a mismatch, none "raced".
+# prints it and counts it; and that mount_lock moving during the
+# shadow's RCU walk does not make it "raced".  Then the same mismatch,
+# 2,000 times, while a rename loop and a mount loop run outside the
+# jail: rename_lock and mount_lock move all along, but nothing this
+# walk rests on does, so every answer must still be a mismatch, none
+# "raced".
 
 set -u
 broken=${1:?usage: harness-mismatch.sh BROKEN-MODULE TOP}
@@ -61,6 +63,20 @@ mount_loop() {
 	while mount -t tmpfs ns-churn $s/um && umount $s/um; do :; done
 }
 
+# The same escape by "/usr/../..", while ns_test_mount_seq moves
+# mount_lock as the shadow's RCU walk finds "usr" in the jail (its bind
+# of /usr, crossed): the walk starts again in REF mode, and what its RCU
+# attempt stood on, which it could no longer hold, is no evidence.
+mount_seq_mismatch() {
+	insmod "$top/build/$(uname -r)/testmods/ns_test_mount_seq.ko" dir=$jail name=usr ||
+		return 1
+	chroot $jail /nsresolve /usr/../.. >$s/mseq 2>&1
+	fired=$(cat /sys/module/ns_test_mount_seq/parameters/fired)
+	rmmod ns_test_mount_seq
+	[ "$fired" = 1 ] || { echo "--- ns_test_mount_seq did not fire"; return 1; }
+	has $s/mseq '^walk mode=ref .*restarts=1 ' && has $s/mseq '^verdict mismatch$'
+}
+
 batch_counts() {
 	has $s/batch '^batch requests=3 ' && has $s/batch '^match 2$' &&
 		has $s/batch '^mismatch 1$'
@@ -97,6 +113,8 @@ EOF
 	check "ns-mismatch.bt prints the mismatch as it happens" has $s/bt \
 		'^[0-9]+ +[0-9]+ +nsresolve +[-0-9]+ +0 +(rcu|ref) +.* /\.\.$'
 	check "ns-mismatch.bt counts it" has $s/bt '^@verdicts\[mismatch\]: 2$'
+	check "mount_lock moved in the RCU walk of a mismatch: started again, still a mismatch" \
+		mount_seq_mismatch
 	rename_loop &
 	renamer=$!
 	mount_loop &
