@@ -40,7 +40,7 @@ struct ns_witnesses {
 	unsigned long held;		/* bit i: w[i].dentry is referenced */
 	unsigned long held_mnt;		/* bit i: w[i].mnt is */
 	int n;
-	bool moved;			/* one moved, or could not be kept */
+	bool moved;			/* one moved, or died before it was held */
 	bool overflowed;		/* more than NS_WITNESSES: some not kept */
 	bool unkept;			/* a mount crossed in RCU mode not held */
 };
