@@ -125,13 +125,10 @@ static_start() {
 	static_pid=$!
 	trap 'kill "$debug_pid" "$static_pid" 2>/dev/null' EXIT
 }
-static_shown() {
-	local rc
-	wait "$static_pid"
-	rc=$?
+static_shown() {	# (waited for by checks: stage runs this in a pipe)
 	cat "$static_log"
 	rm -f "$static_log"
-	return "$rc"
+	return "$static_rc"
 }
 
 # Everything after the packages and the kernels, in the order given.
@@ -161,7 +158,11 @@ checks() {
 			stage "suite-$NS_DEBUG_KERNEL" suite "$NS_DEBUG_KERNEL"
 			stage harness-debug "$top/tools/harness-test.sh" --debug "$NS_DEBUG_KERNEL"
 		fi
-		[ -n "$static" ] && stage static static_shown
+		if [ -n "$static" ]; then
+			wait "$static_pid"
+			static_rc=$?
+			stage static static_shown
+		fi
 	fi
 }
 
