@@ -32,7 +32,6 @@
 #include "ns_compat.h"
 #include "ns_events.h"
 #include "ns_model.h"
-#include "ns_request.h"
 #include "ns_walk.h"
 #include "ns_witness.h"
 
@@ -120,6 +119,18 @@ static void nd_take_path(struct nameidata *nd, struct path *path)
 	*path = nd->path;
 	nd->path.mnt = NULL;
 	nd->path.dentry = NULL;
+}
+
+/* An answer's references and name go; it can be given again. */
+void ns_answer_release(struct ns_answer *a)
+{
+	if (a->has_path)
+		path_put(&a->path);
+	a->has_path = false;
+	a->path.mnt = NULL;
+	a->path.dentry = NULL;
+	kfree(a->last);
+	a->last = NULL;
 }
 
 /* Hand over hand: @path's references replace the walk's current ones. */
@@ -1262,14 +1273,15 @@ static int path_init(struct nameidata *nd, unsigned int flags)
 		start = nd->root;
 		path_get(&start);
 		at = NS_AT_ROOT;
-	} else {
-		/* the request pinned its start (cwd or at= file) as the pwd */
-		ns_vfs_get_pwd(&start);
-		at = nd->at_fd ? NS_AT_FD : NS_AT_CWD;
-		if (nd->at_fd && *s && !d_can_lookup(start.dentry)) {
-			path_put(&start);
+	} else if (nd->dfd) {
+		if (*s && !d_can_lookup(nd->dfd->dentry))
 			return -ENOTDIR;
-		}
+		start = *nd->dfd;
+		path_get(&start);
+		at = NS_AT_FD;
+	} else {
+		ns_vfs_get_pwd(&start);
+		at = NS_AT_CWD;
 	}
 	if (!(flags & LOOKUP_RCU) || !*s) {
 		nd->flags &= ~LOOKUP_RCU;
@@ -1814,13 +1826,13 @@ static int path_openat(struct nameidata *nd, unsigned int open_flag,
 	return err;
 }
 
-static int ns_open_dry_run(struct nameidata *nd, const struct ns_request *rq,
+static int ns_open_dry_run(struct nameidata *nd, unsigned int open_flag,
 			   struct ns_answer *a)
 {
 	struct ns_open op = {};
 	int err;
 
-	err = path_openat(nd, ns_open_flags(rq), &op);
+	err = path_openat(nd, open_flag, &op);
 	if ((op.reached || op.create) && nd->path.dentry) {
 		a->action = op.create ? "create" : "open";
 		nd_take_path(nd, &a->path);
@@ -1837,78 +1849,77 @@ static int ns_open_dry_run(struct nameidata *nd, const struct ns_request *rq,
 }
 
 /*
- * One attempt of the walk @rq asks for, in the mode nd->attempt says.
+ * One attempt of the walk @req asks for, in the mode nd->attempt says.
  * The answer goes into @a: a path with references, or an errno.
  */
-static void ns_walk_attempt(const struct ns_request *rq, struct ns_answer *a,
+static void ns_walk_attempt(const struct ns_walk_req *req, struct ns_answer *a,
 			    struct nameidata *nd, unsigned int flags)
 {
 	struct ns_parent parent = {
 		.path = &a->path, .last = &a->last, .type = &a->last_type,
 	};
 
-	switch (rq->mode) {
-	case NS_REQ_LOOKUP:
+	switch (req->kind) {
+	case NS_WALK_LOOKUP:
 		a->err = path_lookupat(nd, flags, &a->path);
 		break;
-	case NS_REQ_MOUNTPOINT:
-		if (rq->semantics_42)
+	case NS_WALK_MOUNTPOINT:
+		if (req->semantics_42)
 			a->err = path_mountpoint(nd, flags, &a->path);
 		else
 			a->err = path_lookupat(nd, flags | LOOKUP_MOUNTPOINT,
 					       &a->path);
 		break;
-	case NS_REQ_PARENT:
+	case NS_WALK_PARENT:
 		a->err = path_parentat(nd, flags, &parent);
 		break;
-	case NS_REQ_OPEN:
+	case NS_WALK_OPEN:
 		ns_answer_release(a);
 		a->action = NULL;
-		a->err = ns_open_dry_run(nd, rq, a);
+		a->err = ns_open_dry_run(nd, req->open_flag, a);
 		break;
 	}
-	if (rq->mode != NS_REQ_OPEN)
+	if (req->kind != NS_WALK_OPEN)
 		a->has_path = !a->err;
 }
 
 /*
  * filename_lookup and friends: the retry ladder.  A walk in RCU mode
  * that cannot go on is done again in REF mode; one failing with ESTALE
- * once more with LOOKUP_REVAL.  The nameidata is the session's (@nd),
+ * once more with LOOKUP_REVAL.  The nameidata is the caller's (@nd),
  * not on the stack: with what watches the walk it is 360 bytes, a third
  * of the walker's stack budget; nd->wit and nd->rec are the watchers
  * the caller attached, kept.
  */
-void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
-		       struct ns_walk_info *wi, struct nameidata *nd)
+void ns_walk(const struct ns_walk_req *req, struct nameidata *nd,
+	     struct ns_answer *a, struct ns_walk_info *wi)
 {
-	unsigned int flags = ns_lookup_flags(rq) & ~(LOOKUP_EMPTY | LOOKUP_REVAL);
+	unsigned int flags = req->flags & ~(LOOKUP_EMPTY | LOOKUP_REVAL);
 	struct ns_witnesses *wit = nd->wit;
 	struct ns_record *rec = nd->rec;
 	const char *reval_divergence = NULL;
 
 	memset(nd, 0, sizeof(*nd));
-	nd->at_fd = rq->has_at && rq->path[0] != '/';
-	nd->name = rq->path;
+	nd->dfd = req->name[0] != '/' ? req->start : NULL;
+	nd->name = req->name;
 	nd->wit = wit;
 	nd->rec = rec;
-	nd->semantics_42 = rq->semantics_42;
-	nd->inject = rq->inject;
-	nd->inject_step = rq->inject_step;
-	if (rq->inject)
+	nd->semantics_42 = req->semantics_42;
+	nd->inject = req->inject;
+	nd->inject_step = req->inject_step;
+	if (req->inject)
 		static_branch_inc(&ns_injecting);
 
-	if (rq->rflags & NS_RF_REVAL)
+	if (req->flags & LOOKUP_REVAL)
 		nd->attempt = NS_MODE_REVAL;
-	else if (ns_rcu_mode != NS_RCU_OFF)
+	else if (req->rcu != NS_RCU_OFF)
 		nd->attempt = NS_MODE_RCU;
 	else
 		nd->attempt = NS_MODE_REF;
 	nd->mode = nd->attempt == NS_MODE_REVAL ? NS_MODE_REVAL : NS_MODE_REF;
-	nd->rcu_mounts = ns_rcu_mode == NS_RCU_FULL;
+	nd->rcu_mounts = req->rcu == NS_RCU_FULL;
 	a->last_type = -1;
-	/* getname(): the empty name is ENOENT unless AT_EMPTY_PATH. */
-	if (!*rq->path && !(rq->rflags & NS_RF_EMPTY)) {
+	if (ns_walk_name_refused(req->name, req->flags)) {
 		a->err = -ENOENT;
 		goto out;
 	}
@@ -1916,8 +1927,8 @@ void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
 		nd->steps = 0;
 		/* a rule that sent the walk round with LOOKUP_REVAL still names it */
 		nd->divergence = reval_divergence;
-		ns_event_walk_start(nd, ns_req_mode_names[rq->mode], flags);
-		ns_walk_attempt(rq, a, nd, flags);
+		ns_event_walk_start(nd, req->kind, flags);
+		ns_walk_attempt(req, a, nd, flags);
 		/* filename_lookup's ladder: RCU, then REF, then REF|REVAL */
 		if (a->err == -ECHILD && nd->attempt == NS_MODE_RCU) {
 			wi->restarts++;
@@ -1947,7 +1958,7 @@ out:
 	wi->unlazy_step = nd->unlazy_step;
 	wi->steps = nd->steps;
 	wi->links = nd->total_link_count;
-	if (rq->inject)
+	if (req->inject)
 		static_branch_dec(&ns_injecting);
 }
 

@@ -31,6 +31,7 @@ static const char *const ns_bench_names[NS_BWS] = {
 
 struct ns_bench {
 	struct ns_session ss;	/* nameidata, record, start, result text */
+	struct ns_walk_req walk;	/* what the shadow walks */
 	unsigned int walkers;	/* BIT(enum ns_bench_walker) */
 	int count;
 	u64 *ns[NS_BWS];	/* count timings each */
@@ -51,7 +52,7 @@ static u64 ns_bench_walk(struct ns_bench *b, const struct ns_request *rq,
 	if (w == NS_BW_KERNEL)
 		ns_oracle(rq, &b->ss.start, &a);
 	else
-		ns_shadow_resolve(rq, &a, &wi, &b->ss.nd);
+		ns_walk(&b->walk, &b->ss.nd, &a, &wi);
 	t1 = ktime_get_ns();
 	b->err[w] = a.err;
 	ns_answer_release(&a);
@@ -242,6 +243,7 @@ static int ns_bench_request(struct ns_bench *b, char *buf, size_t count,
 		*why = "at= is not an open file descriptor";
 		goto out;
 	}
+	ns_request_walk(&rq, &b->ss.start, &b->walk);
 	done = ns_bench_run(b, &rq);
 	if (!start)
 		ns_vfs_start_leave(&b->ss.start);

@@ -14,12 +14,13 @@
 #define CREATE_TRACE_POINTS
 #include "ns_trace.h"
 
-void ns_event_walk_start(struct nameidata *nd, const char *request,
+void ns_event_walk_start(struct nameidata *nd, enum ns_walk_kind kind,
 			 unsigned int flags)
 {
 	if (nd->rec)
 		ns_record_reset(nd->rec);
-	trace_walk_start(nd->name, ns_mode_names[nd->attempt], request, flags);
+	trace_walk_start(nd->name, ns_mode_names[nd->attempt],
+			 ns_walk_kind_names[kind], flags);
 }
 
 void ns_event_restart(enum ns_why why, enum ns_walk_mode to)

@@ -167,7 +167,7 @@ const char *ns_no_oracle(const struct ns_request *rq)
 {
 	if (rq->rflags & NS_RF_NOCHECK)
 		return "nocheck";
-	if (rq->mode != NS_REQ_OPEN)
+	if (rq->mode != NS_WALK_OPEN)
 		return NULL;
 	if ((rq->rflags & NS_RF_CREAT) && !(rq->rflags & NS_RF_PATH))
 		return "creates";
@@ -209,11 +209,11 @@ void ns_oracle(const struct ns_request *rq, const struct ns_start *st,
 		ns_oracle_empty(rq, a);
 	else if (rq->has_at && rq->path[0] != '/' && !ns_vfs_start_is_dir(st))
 		ns_oracle_start(a);
-	else if (rq->mode == NS_REQ_OPEN)
+	else if (rq->mode == NS_WALK_OPEN)
 		ns_oracle_open(rq, a);
-	else if (rq->mode == NS_REQ_LOOKUP)
+	else if (rq->mode == NS_WALK_LOOKUP)
 		ns_oracle_lookup(rq->path, flags, a);
-	else if (rq->mode == NS_REQ_MOUNTPOINT)
+	else if (rq->mode == NS_WALK_MOUNTPOINT)
 		ns_oracle_lookup(rq->path, flags | LOOKUP_MOUNTPOINT, a);
 	else
 		ns_oracle_parent(rq, a);

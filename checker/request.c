@@ -13,15 +13,9 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "ns_check.h"
 #include "ns_request.h"
 #include "ns_text.h"
-
-const char *const ns_req_mode_names[] = {
-	[NS_REQ_LOOKUP] = "lookup",
-	[NS_REQ_PARENT] = "parent",
-	[NS_REQ_MOUNTPOINT] = "mountpoint",
-	[NS_REQ_OPEN] = "open",
-};
 
 static const char *const ns_rflag_names[] = {
 	"follow", "nofollow", "directory", "empty", "reval", "nocheck",
@@ -68,19 +62,23 @@ unsigned int ns_open_flags(const struct ns_request *rq)
 }
 
 /*
- * The open handler's answer: what it would open (even when opening
- * would then fail, e.g. EISDIR), or the directory and name it would
- * create in, or the errno of the walk.
+ * The walk @rq asks of the shadow, from the start pinned for it: a
+ * relative name walks from the at= file, or the cwd.
  */
-void ns_answer_release(struct ns_answer *a)
+void ns_request_walk(const struct ns_request *rq, const struct ns_start *st,
+		     struct ns_walk_req *req)
 {
-	if (a->has_path)
-		path_put(&a->path);
-	a->has_path = false;
-	a->path.mnt = NULL;
-	a->path.dentry = NULL;
-	kfree(a->last);
-	a->last = NULL;
+	*req = (struct ns_walk_req){
+		.kind = rq->mode,
+		.name = rq->path,
+		.flags = ns_lookup_flags(rq),
+		.open_flag = ns_open_flags(rq),
+		.start = rq->has_at ? &st->fs.pwd : NULL,
+		.semantics_42 = rq->semantics_42,
+		.rcu = ns_rcu_mode,
+		.inject = rq->inject,
+		.inject_step = rq->inject_step,
+	};
 }
 
 static const char ns_flags_help[] =
@@ -147,8 +145,8 @@ static int ns_parse_option(int key, char *val, struct ns_request *rq,
 
 	switch (key) {
 	case NS_KEY_MODE:
-		for (i = 0; i < ARRAY_SIZE(ns_req_mode_names); i++) {
-			if (!strcmp(val, ns_req_mode_names[i])) {
+		for (i = 0; i < NS_WALK_KINDS; i++) {
+			if (!strcmp(val, ns_walk_kind_names[i])) {
 				rq->mode = i;
 				return 0;
 			}
@@ -229,7 +227,7 @@ int ns_parse_request(char *buf, size_t len, struct ns_request *rq,
 		*why = "the request holds a NUL byte";
 		return -EINVAL;
 	}
-	rq->mode = NS_REQ_LOOKUP;
+	rq->mode = NS_WALK_LOOKUP;
 	for (;;) {
 		size_t tok = strcspn(s, " ");
 		char *eq = memchr(s, '=', tok);
@@ -266,7 +264,7 @@ int ns_parse_request(char *buf, size_t len, struct ns_request *rq,
 		*why = "the path is PATH_MAX (4096) bytes or longer";
 		return -ENAMETOOLONG;
 	}
-	if ((rq->rflags & NS_RF_OPEN_ONLY) && rq->mode != NS_REQ_OPEN) {
+	if ((rq->rflags & NS_RF_OPEN_ONLY) && rq->mode != NS_WALK_OPEN) {
 		*why = "flags creat, excl, path, trunc, wronly, rdwr are for mode=open";
 		return -EINVAL;
 	}
@@ -274,7 +272,7 @@ int ns_parse_request(char *buf, size_t len, struct ns_request *rq,
 		*why = "flags=wronly and rdwr contradict each other";
 		return -EINVAL;
 	}
-	if (!rq->flags_given && rq->mode != NS_REQ_PARENT)
+	if (!rq->flags_given && rq->mode != NS_WALK_PARENT)
 		rq->rflags = NS_RF_FOLLOW;
 	if (rq->rflags & NS_RF_NOFOLLOW)
 		rq->rflags &= ~NS_RF_FOLLOW;
@@ -287,7 +285,7 @@ void ns_put_request(struct ns_buf *sb, const struct ns_request *rq)
 	const char *sep = "";
 	int i;
 
-	ns_printf(sb, "request mode=%s flags=", ns_req_mode_names[rq->mode]);
+	ns_printf(sb, "request mode=%s flags=", ns_walk_kind_names[rq->mode]);
 	for (i = 0; i < ARRAY_SIZE(ns_rflag_names); i++) {
 		if (rq->rflags & (1 << i)) {
 			ns_printf(sb, "%s%s", sep, ns_rflag_names[i]);

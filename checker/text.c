@@ -25,6 +25,13 @@ const char *const ns_last_names[] = {
 	[NS_LAST_DOTDOT] = "dotdot",
 };
 
+const char *const ns_walk_kind_names[NS_WALK_KINDS] = {
+	[NS_WALK_LOOKUP] = "lookup",
+	[NS_WALK_PARENT] = "parent",
+	[NS_WALK_MOUNTPOINT] = "mountpoint",
+	[NS_WALK_OPEN] = "open",
+};
+
 const char *const ns_mode_names[] = {
 	[NS_MODE_RCU] = "rcu",
 	[NS_MODE_REF] = "ref",

@@ -127,7 +127,7 @@ static void ns_trace_verdict(const struct ns_request *rq, enum ns_verdict verdic
  */
 int ns_start_pin(const struct ns_request *rq, struct ns_start *st)
 {
-	if (!*rq->path && !(rq->rflags & NS_RF_EMPTY))
+	if (ns_walk_name_refused(rq->path, ns_lookup_flags(rq)))
 		return 1;
 	return ns_vfs_start_enter(st, rq->has_at && rq->path[0] != '/' ?
 				  rq->at : AT_FDCWD);
@@ -154,6 +154,7 @@ static const char *ns_race_evidence(const struct ns_answer *o1,
  * that is wrong on a state that holds still answers the same again.
  */
 static bool ns_rewalk_differs(const struct ns_request *rq,
+			      const struct ns_walk_req *walk,
 			      struct ns_session *ss,
 			      const struct ns_answer *shadow,
 			      const struct ns_answer *kernel)
@@ -165,7 +166,7 @@ static bool ns_rewalk_differs(const struct ns_request *rq,
 	ss->nd.wit = NULL;
 	ss->nd.rec = NULL;
 	ns_oracle(rq, &ss->start, &k2);
-	ns_shadow_resolve(rq, &s2, &wi, &ss->nd);
+	ns_walk(walk, &ss->nd, &s2, &wi);
 	differs = !ns_same_answer(&k2, kernel) || !ns_same_answer(&s2, shadow);
 	ns_answer_release(&s2);
 	ns_answer_release(&k2);
@@ -203,6 +204,7 @@ size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
 {
 	struct ns_answer shadow = {}, o1 = {}, o2 = {};
 	struct ns_walk_info wi = {};
+	struct ns_walk_req walk;
 	struct ns_buf out, trace;
 	struct ns_vfs_seq seq;
 	enum ns_verdict verdict;
@@ -221,6 +223,7 @@ size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
 	if (ss->rec)
 		ns_record_reset(ss->rec);
 
+	ns_request_walk(rq, &ss->start, &walk);
 	start = ns_start_pin(rq, &ss->start);
 	if (start < 0) {
 		/* the kernel's own fget_raw() said so, for all three */
@@ -234,11 +237,11 @@ size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
 	} else {
 		ns_vfs_seq_begin(&seq);
 		if (rq->shadow_first)
-			ns_shadow_resolve(rq, &shadow, &wi, &ss->nd);
+			ns_walk(&walk, &ss->nd, &shadow, &wi);
 		if (check)
 			ns_oracle(rq, &ss->start, &o1);
 		if (!rq->shadow_first)
-			ns_shadow_resolve(rq, &shadow, &wi, &ss->nd);
+			ns_walk(&walk, &ss->nd, &shadow, &wi);
 		if (check)
 			ns_oracle(rq, &ss->start, &o2);
 		/* after the second oracle: what the shadow's walk rested on */
@@ -266,7 +269,7 @@ size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
 	} else {
 		evidence = ns_race_evidence(&o1, &o2, witnessed);
 		if (!evidence && !witnessed && elsewhere &&
-		    ns_rewalk_differs(rq, ss, &shadow, &o1))
+		    ns_rewalk_differs(rq, &walk, ss, &shadow, &o1))
 			evidence = "answer-changed-on-rewalk";
 		verdict = evidence ? NS_RACED : NS_MISMATCH;
 		if (!evidence && witnessed < 0) {

@@ -83,7 +83,8 @@ extern const struct file_operations ns_batch_fops;
 extern const struct file_operations ns_bench_fops;
 void ns_debugfs_create(struct dentry *dir);
 
-/* RCU-walk as chosen at load (checker/main.c), for `features`. */
+/* RCU-walk as chosen at load (checker/main.c): every walk's, and `features`'. */
+extern enum ns_rcu_mode ns_rcu_mode;
 extern const char *const ns_rcu_mode_names[];
 extern const char *ns_rcu_why;
 

@@ -18,7 +18,7 @@ enum ns_start_at { NS_AT_ROOT, NS_AT_CWD, NS_AT_FD };
 /* Which way a mount was crossed. */
 enum ns_mount_dir { NS_MOUNT_DOWN, NS_MOUNT_UP, NS_MOUNT_AUTOMOUNT };
 
-void ns_event_walk_start(struct nameidata *nd, const char *request,
+void ns_event_walk_start(struct nameidata *nd, enum ns_walk_kind kind,
 			 unsigned int flags);
 void ns_event_restart(enum ns_why why, enum ns_walk_mode to);
 void ns_event_start(struct nameidata *nd, enum ns_start_at at);

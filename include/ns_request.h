@@ -1,16 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A request, as written to `resolve` or a line of `batch`, and an
- * answer to it, the shadow's or the kernel's (checker/request.c parses
- * the one; the walker and checker/oracle.c give the other).
+ * A request, as written to `resolve` or a line of `batch`
+ * (checker/request.c parses it), and the walk it asks of the shadow.
  */
 #ifndef NS_REQUEST_H
 #define NS_REQUEST_H
 
 #include <linux/path.h>
 #include "ns_walk.h"
-
-enum ns_req_mode { NS_REQ_LOOKUP, NS_REQ_PARENT, NS_REQ_MOUNTPOINT, NS_REQ_OPEN };
 
 /* Request flags, in the order `request` lists them. */
 enum {
@@ -32,7 +29,7 @@ enum {
 			 NS_RF_WRONLY | NS_RF_RDWR)
 
 struct ns_request {
-	enum ns_req_mode mode;
+	enum ns_walk_kind mode;
 	unsigned int rflags;
 	bool flags_given;
 	bool has_at;
@@ -44,21 +41,6 @@ struct ns_request {
 	const char *path;
 };
 
-/* What one side (shadow or oracle) found. */
-struct ns_answer {
-	int err;
-	bool has_path;		/* path holds references */
-	struct path path;
-	char *last;		/* parent mode, and open's create */
-	int last_type;		/* parent mode; -1 when the oracle cannot say */
-	const char *oracle;	/* which kernel function answered */
-	const char *action;	/* open mode: "open" or "create" */
-	const char *divergence;	/* where 4.2 answers otherwise */
-	const char *unanswered;	/* why the kernel could not be asked */
-};
-
-extern const char *const ns_req_mode_names[];
-
 /* The longest request: a PATH_MAX path and every option. */
 #define NS_REQUEST_MAX	(PATH_MAX + 256)
 
@@ -66,7 +48,10 @@ int ns_parse_request(char *buf, size_t len, struct ns_request *rq,
 		     const char **why);
 unsigned int ns_lookup_flags(const struct ns_request *rq);
 unsigned int ns_open_flags(const struct ns_request *rq);
-void ns_answer_release(struct ns_answer *a);
+
+struct ns_start;
+void ns_request_walk(const struct ns_request *rq, const struct ns_start *st,
+		     struct ns_walk_req *req);
 
 struct ns_buf;
 void ns_put_request(struct ns_buf *sb, const struct ns_request *rq);

@@ -41,6 +41,7 @@ const char *ns_errno_name(int e);
 const char *ns_type_name(umode_t mode);
 
 extern const char *const ns_last_names[];
+extern const char *const ns_walk_kind_names[NS_WALK_KINDS];
 extern const char *const ns_mode_names[];
 extern const char *const ns_inject_names[NS_INJECTS];
 extern const char *const ns_why_names[NS_WHYS];

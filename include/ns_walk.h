@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The shadow walker's nameidata, and what the rest of the module sees
- * of the walk: namei_shadow.c walks, and reports what it does through
- * the events of ns_events.h.
+ * The shadow walker's interface: what to walk in (struct ns_walk_req),
+ * the answer and its walk facts out (struct ns_answer, struct
+ * ns_walk_info), and the nameidata a walk runs in.  namei_shadow.c
+ * walks, and reports what it does through the events of ns_events.h;
+ * whoever calls it -- the checker, the bench -- builds the request.
  */
 #ifndef NS_WALK_H
 #define NS_WALK_H
@@ -12,6 +14,7 @@
 #include <linux/mnt_idmapping.h>
 #include <linux/path.h>
 #include <linux/dcache.h>
+#include <linux/namei.h>
 
 #define NS_MAXSYMLINKS		40
 #define NS_EMBEDDED_LEVELS	2
@@ -36,6 +39,19 @@ enum ns_walk_mode {
 
 /* Whether walks start in RCU mode, and whether that crosses mounts. */
 enum ns_rcu_mode { NS_RCU_OFF, NS_RCU_WITHIN_MOUNT, NS_RCU_FULL };
+
+/*
+ * Which of the kernel's walks: its final-component handlers
+ * (path_lookupat, path_parentat, path_mountpoint, path_openat).
+ */
+enum ns_walk_kind {
+	NS_WALK_LOOKUP,
+	NS_WALK_PARENT,
+	NS_WALK_MOUNTPOINT,
+	NS_WALK_OPEN,
+};
+
+#define NS_WALK_KINDS	(NS_WALK_OPEN + 1)
 
 /* Fault injection: make a check fail at a step, to walk the fallbacks. */
 enum ns_inject {
@@ -117,7 +133,7 @@ struct nameidata {
 	int total_link_count;		/* links followed in this walk */
 	struct ns_saved *stack;
 	struct ns_saved internal[NS_EMBEDDED_LEVELS];
-	bool at_fd;			/* starts at the request's at= file */
+	const struct path *dfd;		/* a relative name's start, or NULL: cwd */
 	const char *name;
 	umode_t dir_mode;		/* the final component's directory, */
 	vfsuid_t dir_vfsuid;		/* for may_follow_link */
@@ -170,13 +186,55 @@ struct ns_walk_info {
  */
 #define NS_SYMBOL(name)	asm("ns_" #name)
 
-struct ns_request;
-struct ns_answer;
+/*
+ * What to walk: all a walk depends on but the task it runs in (whose
+ * root, credentials and, without @start, cwd it uses, as the kernel's
+ * walker does).
+ */
+struct ns_walk_req {
+	enum ns_walk_kind kind;
+	const char *name;		/* shorter than PATH_MAX */
+	unsigned int flags;		/* LOOKUP_FOLLOW, _DIRECTORY, _EMPTY, _REVAL */
+	unsigned int open_flag;		/* O_*, for NS_WALK_OPEN */
+	const struct path *start;	/* a relative name's start: a dirfd's */
+					/* file, held by the caller; NULL: cwd */
+	bool semantics_42;		/* answer as 4.2 where it differs */
+	enum ns_rcu_mode rcu;		/* how far RCU-walk may go */
+	enum ns_inject inject;		/* a check made to fail, once */
+	int inject_step;
+};
 
-extern enum ns_rcu_mode ns_rcu_mode;
+/* The empty name is refused (getname's rule) unless LOOKUP_EMPTY. */
+static inline bool ns_walk_name_refused(const char *name, unsigned int flags)
+{
+	return !*name && !(flags & LOOKUP_EMPTY);
+}
 
-void ns_shadow_resolve(const struct ns_request *rq, struct ns_answer *a,
-		       struct ns_walk_info *wi, struct nameidata *nd);
+/*
+ * An answer to a walk: the shadow's (ns_walk), or the kernel's (the
+ * checker's oracle, which alone sets @oracle and @unanswered).
+ */
+struct ns_answer {
+	int err;
+	bool has_path;		/* path holds references */
+	struct path path;
+	char *last;		/* parent mode, and open's create */
+	int last_type;		/* parent mode; -1 when the oracle cannot say */
+	const char *action;	/* open mode: "open" or "create" */
+	const char *divergence;	/* where 4.2 answers otherwise */
+	const char *oracle;	/* which kernel function answered */
+	const char *unanswered;	/* why the kernel could not be asked */
+};
+
+void ns_answer_release(struct ns_answer *a);
+
+/*
+ * Walk @req in @nd, whose watchers (nd->wit, nd->rec) the caller
+ * attached; the answer in @a, how it was walked in @wi (both zeroed by
+ * the caller).
+ */
+void ns_walk(const struct ns_walk_req *req, struct nameidata *nd,
+	     struct ns_answer *a, struct ns_walk_info *wi);
 int legitimize_mnt(struct nameidata *nd, struct vfsmount *mnt)
 	NS_SYMBOL(legitimize_mnt);
 
