@@ -4,7 +4,7 @@
 # stack-footprint.sh RELEASE - the walker's stack footprint: the deepest
 # chain of the module's own frames a walk can reach, from gcc's
 # -fcallgraph-info=su output (each function's frame size and its calls)
-# of a build for RELEASE.  The walk starts at ns_shadow_resolve; frames
+# of a build for RELEASE.  The walk starts at ns_walk; frames
 # of kernel functions it calls are not the walker's and count 0.  A
 # cycle in the call graph (recursion) or a frame of dynamic size fails,
 # as does a footprint of more than NS_STACK_LIMIT bytes (1024): the 4.2
@@ -82,10 +82,10 @@ function depth(f,    n, i, c, d, best, bestc, list) {
 }
 END {
 	for (t in size)
-		if (short(t) == "ns_shadow_resolve")
+		if (short(t) == "ns_walk")
 			entry = t
 	if (entry == "") {
-		print "not ok 1 stack footprint: ns_shadow_resolve not in the call graph"
+		print "not ok 1 stack footprint: ns_walk not in the call graph"
 		exit 1
 	}
 	total = depth(entry)
