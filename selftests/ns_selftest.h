@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "ns_module.h"
@@ -37,6 +38,8 @@ struct result {
 	char verdict[16];
 	char dev[32];
 	unsigned long ino;
+	char kernel_dev[32];
+	unsigned long kernel_ino;
 	char type[16];
 	char last[NAME_MAX * 4 + 1];
 	char last_type[16];
@@ -115,8 +118,12 @@ static inline void parse_result(struct result *r)
 		field(l, "last_type", r->last_type, sizeof(r->last_type));
 	}
 	l = line_of(r->text, "kernel");
-	if (l)
+	if (l) {
 		field(l, "err", r->kernel_err, sizeof(r->kernel_err));
+		field(l, "dev", r->kernel_dev, sizeof(r->kernel_dev));
+		field(l, "ino", ino, sizeof(ino));
+		r->kernel_ino = strtoul(ino, NULL, 10);
+	}
 	l = line_of(r->text, "verdict");
 	if (l)
 		sscanf(l, "verdict %15s", r->verdict);
@@ -297,6 +304,89 @@ static inline int unmount_all(const char *const *mounts, size_t n)
 		}
 	}
 	return bad;
+}
+
+/* ------------------------------------------------------------------ */
+/* The answers a racing path can have                                  */
+
+/*
+ * What the test knows, from user space, a path can resolve to while
+ * something changes under it: errnos, and objects (st_dev and st_ino,
+ * as a result's dev=MAJOR:MINOR ino=N).  @other_dev: an object with
+ * that inode number on any device but this one -- the root of a
+ * filesystem mounted and unmounted in a loop, a new device each time.
+ */
+struct answer {
+	const char *err;		/* "0" for an object */
+	unsigned int major, minor;
+	unsigned long ino;
+	int other_dev;
+};
+
+#define ANSWERS_MAX	8
+
+struct answers {
+	struct answer a[ANSWERS_MAX];
+	int n;
+};
+
+static inline struct answer *answer_add(struct answers *s)
+{
+	if (s->n == ANSWERS_MAX) {
+		fprintf(stderr, "# setup: more than %d answers\n", ANSWERS_MAX);
+		exit(1);
+	}
+	return memset(&s->a[s->n++], 0, sizeof(s->a[0]));
+}
+
+static inline void allow_errno(struct answers *s, const char *err)
+{
+	answer_add(s)->err = err;
+}
+
+/* The object at @path now (never following a last link). */
+static inline void allow_object(struct answers *s, const char *path)
+{
+	struct answer *a = answer_add(s);
+	struct stat st;
+
+	must(!lstat(path, &st), path);
+	a->err = "0";
+	a->major = major(st.st_dev);
+	a->minor = minor(st.st_dev);
+	a->ino = st.st_ino;
+}
+
+/* Inode @ino of any filesystem but @path's. */
+static inline void allow_other_fs(struct answers *s, const char *path,
+				  unsigned long ino)
+{
+	allow_object(s, path);
+	s->a[s->n - 1].ino = ino;
+	s->a[s->n - 1].other_dev = 1;
+}
+
+/* Is @err (with @dev, @ino for "0") one of @s? */
+static inline int answer_allowed(const struct answers *s, const char *err,
+				 const char *dev, unsigned long ino)
+{
+	unsigned int maj, min;
+	int i, same_dev;
+
+	for (i = 0; i < s->n; i++) {
+		const struct answer *a = &s->a[i];
+
+		if (strcmp(a->err, err))
+			continue;
+		if (strcmp(err, "0"))
+			return 1;
+		if (sscanf(dev, "%u:%u", &maj, &min) != 2 || ino != a->ino)
+			continue;
+		same_dev = maj == a->major && min == a->minor;
+		if (same_dev != a->other_dev)
+			return 1;
+	}
+	return 0;
 }
 
 #endif /* NS_SELFTEST_H */

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -426,8 +427,17 @@ TEST_F(rcu, lookup_agrees_with_the_kernels)
 /* ------------------------------------------------------------------ */
 /* Races: the answer is the kernel's, or the race is seen              */
 
+/*
+ * A race's verdicts are the module's own claims: each walk's answers
+ * are also checked against what the test knows the path can resolve to
+ * while the loop runs (struct answers), the shadow's and the kernel's
+ * alike, whatever the verdict -- a walker wrong only while something
+ * moves, whose wrong answers came out `raced`, fails here.  And the
+ * race must have happened: its loop changed the tree while the walks
+ * ran (its count of changes made, in shared memory, moved).
+ */
 struct tally {
-	long match, raced, mismatch, other;
+	long match, raced, mismatch, other, outside;
 };
 
 static void count(struct tally *t, const struct result *r)
@@ -442,13 +452,17 @@ static void count(struct tally *t, const struct result *r)
 		t->other++;
 }
 
-static pid_t start_loop(void (*body)(void))
+/* Changes a loop made, counted where the test can read them. */
+static long *loop_changes;
+
+static pid_t start_loop(int (*body)(void))
 {
 	pid_t pid = fork();
 
 	if (pid == 0) {
 		for (;;)
-			body();
+			if (body())
+				__atomic_add_fetch(loop_changes, 1, __ATOMIC_RELAXED);
 	}
 	return pid;
 }
@@ -459,34 +473,37 @@ static void stop_loop(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
-static void exchange_once(void)
+static int exchange_once(void)
 {
-	syscall(SYS_renameat2, AT_FDCWD, R "/race/a/c", AT_FDCWD, R "/race/b",
-		RENAME_EXCHANGE);
+	return !syscall(SYS_renameat2, AT_FDCWD, R "/race/a/c", AT_FDCWD,
+			R "/race/b", RENAME_EXCHANGE);
 }
 
-static void remount_once(void)
+static int remount_once(void)
 {
-	if (!mount("nsr-flip", R "/race/m", "tmpfs", 0, NULL))
-		umount2(R "/race/m", MNT_DETACH);
+	if (mount("nsr-flip", R "/race/m", "tmpfs", 0, NULL))
+		return 0;
+	return !umount2(R "/race/m", MNT_DETACH);
 }
 
 /* Not lazy: an umount the walk's transient reference can make EBUSY. */
-static void remount_sync_once(void)
+static int remount_sync_once(void)
 {
-	if (!mount("nsr-flip", R "/race/m", "tmpfs", 0, NULL))
-		while (umount2(R "/race/m", 0) && errno == EBUSY)
-			;
+	if (mount("nsr-flip", R "/race/m", "tmpfs", 0, NULL))
+		return 0;
+	while (umount2(R "/race/m", 0))
+		if (errno != EBUSY)
+			return 0;
+	return 1;
 }
 
-static void swap_link_once(void)
+static int swap_link_once(void)
 {
 	unlink(R "/race/l");
 	if (symlink("a", R "/race/l"))
-		return;
+		return 0;
 	unlink(R "/race/l");
-	if (symlink("b", R "/race/l"))
-		return;
+	return !symlink("b", R "/race/l");
 }
 
 /* NS_RACE_SCALE=0.1 and the like: fewer walks on slow kernels. */
@@ -497,37 +514,75 @@ static long race_walks(long n)
 	return scale ? (long)(n * atof(scale)) : n;
 }
 
-static void race(struct __test_metadata *_metadata, int fd, void (*body)(void),
-		 const char *req, const char *what, long walks)
+/* Both walkers' answers are among those @ok allows; else counted and shown. */
+static void check_answers(struct tally *t, const struct answers *ok,
+			  const struct result *r, const char *what)
+{
+	int shadow = answer_allowed(ok, r->shadow_err, r->dev, r->ino);
+	int kernel = !r->kernel_err[0] ||
+		answer_allowed(ok, r->kernel_err, r->kernel_dev, r->kernel_ino);
+
+	if (shadow && kernel)
+		return;
+	if (t->outside++ < 5)
+		fprintf(stderr, "# %s: the %s answered what the path cannot be:\n%s",
+			what, shadow ? "kernel" : "shadow", r->text);
+}
+
+static void race(struct __test_metadata *_metadata, int fd, int (*body)(void),
+		 const char *req, const struct answers *ok, const char *what,
+		 long walks)
 {
 	struct tally t = {};
 	struct result r;
+	long i, changes;
 	pid_t pid;
-	long i;
 
+	*loop_changes = 0;
 	pid = start_loop(body);
 	ASSERT_LT(0, pid);
 	for (i = 0; i < walks; i++) {
 		if (resolve(fd, req, &r))
 			break;
 		count(&t, &r);
+		check_answers(&t, ok, &r, what);
 		if (!strcmp(r.verdict, "mismatch"))
 			fprintf(stderr, "# %s: mismatch:\n%s", what, r.text);
 		result_free(&r);
 	}
+	changes = __atomic_load_n(loop_changes, __ATOMIC_RELAXED);
 	stop_loop(pid);
-	fprintf(stderr, "# %s: %ld walks: %ld match, %ld raced, %ld mismatch\n",
-		what, i, t.match, t.raced, t.mismatch);
+	fprintf(stderr, "# %s: %ld walks: %ld match, %ld raced, %ld mismatch; "
+		"%ld changes by the loop\n", what, i, t.match, t.raced, t.mismatch,
+		changes);
 	EXPECT_EQ(walks, i);
 	EXPECT_EQ(0, t.mismatch);
 	EXPECT_EQ(0, t.other);
+	EXPECT_EQ(0, t.outside);
+	/* the loop changed the tree while the walks ran: a race happened */
+	EXPECT_LT(0, changes);
+}
+
+/* The inode number a fresh tmpfs gives its root, as mounted on @dir. */
+static unsigned long tmpfs_root_ino(const char *dir)
+{
+	struct stat st;
+
+	must(!mount("nsr-probe", dir, "tmpfs", 0, NULL), "probe tmpfs");
+	must(!stat(dir, &st), dir);
+	must(!umount2(dir, 0), "probe tmpfs umount");
+	return st.st_ino;
 }
 
 TEST_F_TIMEOUT(rcu, races, 900)
 {
+	struct answers exchange = {}, up = {}, into = {}, link = {};
 	char req[256];
 	int afd;
 
+	loop_changes = mmap(NULL, sizeof(*loop_changes), PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, loop_changes);
 	mkdir_p(R "/race", 0755);
 	mkdir_p(R "/race/a", 0755);
 	mkdir_p(R "/race/a/c", 0755);
@@ -540,28 +595,51 @@ TEST_F_TIMEOUT(rcu, races, 900)
 	/*
 	 * openat2's rename_attack_test: a/c and b swap places while ".."
 	 * is walked from c, relative to an fd on a; the name resolves or
-	 * not depending on where c is at each step.
+	 * not depending on where c is at each step: to either directory,
+	 * or, from c's place as race/b, to no race/c at all.
 	 */
+	allow_object(&exchange, R "/race/a/c");
+	allow_object(&exchange, R "/race/b");
+	allow_errno(&exchange, "-ENOENT");
 	snprintf(req, sizeof(req), "at=%d path=c/../c/../c/../c/../c", afd);
-	race(_metadata, self->fd, exchange_once, req, "rename exchange", race_walks(100000));
-	race(_metadata, self->fd, remount_once, "race/m/../b/x", "mount and umount",
+	race(_metadata, self->fd, exchange_once, req, &exchange, "rename exchange",
+	     race_walks(100000));
+
+	/* x back in b, where the exchange found it */
+	if (access(R "/race/b/x", F_OK))
+		ASSERT_TRUE(exchange_once());
+	/*
+	 * m/.. climbs from the mount's root to race, or from race/m itself:
+	 * race/b/x either way -- unless the mount was detached under the
+	 * walk, whose ".." then stays in it, with no b.
+	 */
+	allow_object(&up, R "/race/b/x");
+	allow_errno(&up, "-ENOENT");
+	race(_metadata, self->fd, remount_once, "race/m/../b/x", &up, "mount and umount",
 	     race_walks(20000));
 	/* the loop may have been stopped with a mount still on race/m */
 	while (!umount2(R "/race/m", 0))
 		;
 	/* into the mount and no further: "full" mode legitimizes it */
-	race(_metadata, self->fd, remount_once, "race/m/.", "mount and lazy umount, into",
-	     race_walks(10000));
+	allow_object(&into, R "/race/m");
+	allow_other_fs(&into, R "/race/m", tmpfs_root_ino(R "/race/m"));
+	race(_metadata, self->fd, remount_once, "race/m/.", &into,
+	     "mount and lazy umount, into", race_walks(10000));
 	while (!umount2(R "/race/m", 0))
 		;
-	race(_metadata, self->fd, remount_sync_once, "race/m/.", "mount and umount, into",
-	     race_walks(10000));
+	race(_metadata, self->fd, remount_sync_once, "race/m/.", &into,
+	     "mount and umount, into", race_walks(10000));
 	while (!umount2(R "/race/m", 0))
 		;
+
+	/* l -> a: a/c, whichever directory the exchange left there; l -> b: none */
 	ASSERT_EQ(0, symlink("a", R "/race/l"));
-	race(_metadata, self->fd, swap_link_once, "race/l/c", "symlink swap",
+	allow_object(&link, R "/race/a/c");
+	allow_errno(&link, "-ENOENT");
+	race(_metadata, self->fd, swap_link_once, "race/l/c", &link, "symlink swap",
 	     race_walks(20000));
 	close(afd);
+	munmap(loop_changes, sizeof(*loop_changes));
 }
 
 TEST_HARNESS_MAIN
