@@ -108,7 +108,11 @@ static void ns_batch_one(struct ns_batch *b, struct ns_buf *sb, int n,
 			  sum.wi.unlazy_step);
 	else
 		ns_puts(sb, " unlazy=none");
-	ns_printf(sb, " restarts=%d path=", sum.wi.restarts);
+	ns_printf(sb, " restarts=%d", sum.wi.restarts);
+	if (sum.has_object)
+		ns_printf(sb, " dev=%u:%u ino=%llu", MAJOR(sum.object.dev),
+			  MINOR(sum.object.dev), sum.object.ino);
+	ns_puts(sb, " path=");
 	ns_put_escaped(sb, rq.path, strlen(rq.path));
 	ns_putc(sb, '\n');
 }

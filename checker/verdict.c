@@ -304,6 +304,10 @@ size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
 	ns_puts(&out, ss->trace);
 
 	ns_stats_count(verdict, &wi, shadow.err);
+	if (sum && shadow.has_path) {
+		ns_vfs_object_take(&sum->object, shadow.path.dentry);
+		sum->has_object = true;
+	}
 	ns_answer_release(&shadow);
 	ns_answer_release(&o1);
 	ns_answer_release(&o2);

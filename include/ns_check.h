@@ -47,6 +47,8 @@ struct ns_summary {
 	int shadow_err;
 	int kernel_err;
 	bool checked;		/* the kernel was asked */
+	bool has_object;	/* the shadow's answer names an object: */
+	struct ns_vfs_object object;	/* it (a create's: its directory) */
 	struct ns_walk_info wi;
 };
 

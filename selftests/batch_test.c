@@ -133,6 +133,12 @@ TEST_F(batch, agrees_with_resolve)
 		field(line, "mode", got, sizeof(got));
 		field(line_of(r.text, "walk"), "mode", want, sizeof(want));
 		EXPECT_STREQ(want, got) TH_LOG("%s: %s", reqs[i], line);
+		/* the same object, or none */
+		field(line, "dev", got, sizeof(got));
+		EXPECT_STREQ(r.dev, got) TH_LOG("%s: %s", reqs[i], line);
+		field(line, "ino", got, sizeof(got));
+		snprintf(want, sizeof(want), "%lu", r.ino);
+		EXPECT_STREQ(r.dev[0] ? want : "", got) TH_LOG("%s: %s", reqs[i], line);
 		free(out);
 		result_free(&r);
 	}

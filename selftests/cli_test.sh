@@ -396,7 +396,7 @@ run --raw --batch "$S/batch.txt"
 [ "$rc" = 0 ] &&
 	[ "$(printf '%s\n' "$out" | grep -c '^n=[0-9]* verdict=')" = "$N" ] &&
 	[ "$(printf '%s\n' "$out" | grep -c '^summary requests=')" = "$writes" ] &&
-	printf '%s\n' "$out" | grep -q '^n=1 verdict=match shadow=0 kernel=0 mode=[a-z]* unlazy=[a-z@0-9-]* restarts=0 path=/tmp/nscli/d0/f0$'
+	printf '%s\n' "$out" | grep -q "^n=1 verdict=match shadow=0 kernel=0 mode=[a-z]* unlazy=[a-z@0-9-]* restarts=0 $(stat -c 'dev=%Hd:%Ld ino=%i' /tmp/nscli/d0/f0) path=/tmp/nscli/d0/f0\$"
 result "--batch --raw: the module's lines, unchanged" $?
 
 # from stdin, as JSON
