@@ -49,18 +49,36 @@ churn_counts() {
 	has $s/churn '^batch requests=2000 ' && has $s/churn '^mismatch 2000$'
 }
 
-# Unrelated changes, as fast as they come, until killed.
+# Unrelated changes, as fast as they come, until $s/stop appears (a
+# loop killed in the middle of a mount would leave it mounted); each
+# counts what it changed, in a file.
 rename_loop() {
 	touch $s/u1
 	exec python3 -c 'import os
-while True:
+n = 0
+while not (n % 100 == 0 and os.path.exists("'$s'/stop")):
 	os.rename("'$s'/u1", "'$s'/u2")
-	os.rename("'$s'/u2", "'$s'/u1")'
+	os.rename("'$s'/u2", "'$s'/u1")
+	n += 1
+	if n % 100 == 0:
+		open("'$s'/renames", "w").write(str(n))'
 }
 
 mount_loop() {
+	n=0
 	mkdir -p $s/um
-	while mount -t tmpfs ns-churn $s/um && umount $s/um; do :; done
+	while [ ! -e $s/stop ] && mount -t tmpfs ns-churn $s/um && umount $s/um; do
+		n=$((n + 1))
+		echo $n >$s/mounts
+	done
+}
+
+# Both loops ran all along (alive when told to stop) and changed things.
+loops_ran() {
+	kill -0 $renamer $mounter || { echo "--- a loop died before the batch ended"; return 1; }
+	[ "$(cat $s/renames 2>/dev/null || echo 0)" -gt 0 ] &&
+		[ "$(cat $s/mounts 2>/dev/null || echo 0)" -gt 0 ] ||
+		{ echo "--- renames $(cat $s/renames 2>/dev/null), mounts $(cat $s/mounts 2>/dev/null)"; return 1; }
 }
 
 # The same escape by "/usr/../..", while ns_test_mount_seq moves
@@ -121,9 +139,9 @@ EOF
 	mounter=$!
 	sleep 3		# python3 starting, under TCG
 	yes /.. | head -n 2000 | chroot $jail /nsresolve --batch - >$s/churn 2>&1
-	kill $renamer $mounter
-	wait $renamer $mounter 2>/dev/null
-	umount $s/um 2>/dev/null
+	check "the rename and mount loops ran throughout, and changed things" loops_ran
+	touch $s/stop
+	wait $renamer $mounter
 	check "2,000 mismatches under unrelated renames and mounts, none raced" churn_counts
 	rmmod namei_shadow || { echo "FAILED: rmmod"; failed=1; }
 fi
