@@ -31,7 +31,7 @@ static const char *const ns_bench_names[NS_BWS] = {
 
 struct ns_bench {
 	struct ns_session ss;	/* nameidata, record, start, result text */
-	struct ns_walk_req walk;	/* what the shadow walks */
+	struct ns_check check;	/* the walk, from its pinned start */
 	unsigned int walkers;	/* BIT(enum ns_bench_walker) */
 	int count;
 	u64 *ns[NS_BWS];	/* count timings each */
@@ -39,8 +39,7 @@ struct ns_bench {
 };
 
 /* One walk by @w, timed; its answer released. */
-static u64 ns_bench_walk(struct ns_bench *b, const struct ns_request *rq,
-			 enum ns_bench_walker w)
+static u64 ns_bench_walk(struct ns_bench *b, enum ns_bench_walker w)
 {
 	struct ns_answer a = {};
 	struct ns_walk_info wi = {};
@@ -50,9 +49,9 @@ static u64 ns_bench_walk(struct ns_bench *b, const struct ns_request *rq,
 	b->ss.nd.rec = w == NS_BW_RECORD ? b->ss.rec : NULL;
 	t0 = ktime_get_ns();
 	if (w == NS_BW_KERNEL)
-		ns_oracle(rq, &b->ss.start, &a);
+		ns_oracle(&b->check.walk, &b->ss.start, &a);
 	else
-		ns_walk(&b->walk, &b->ss.nd, &a, &wi);
+		ns_walk(&b->check.walk, &b->ss.nd, &a, &wi);
 	t1 = ktime_get_ns();
 	b->err[w] = a.err;
 	ns_answer_release(&a);
@@ -114,11 +113,11 @@ static size_t ns_bench_report(struct ns_bench *b, const struct ns_request *rq,
 }
 
 /*
- * Run @rq b->count times with each walker asked for, in turn within
+ * Run the walk b->count times with each walker asked for, in turn within
  * each round, so that each sees the same cache and load.  Returns the
  * rounds done: fewer when a fatal signal came.
  */
-static int ns_bench_run(struct ns_bench *b, const struct ns_request *rq)
+static int ns_bench_run(struct ns_bench *b)
 {
 	int i, w;
 
@@ -127,7 +126,7 @@ static int ns_bench_run(struct ns_bench *b, const struct ns_request *rq)
 			break;
 		for (w = 0; w < NS_BWS; w++)
 			if (b->walkers & BIT(w))
-				b->ns[w][i] = ns_bench_walk(b, rq, w);
+				b->ns[w][i] = ns_bench_walk(b, w);
 		cond_resched();
 	}
 	return i;
@@ -228,7 +227,10 @@ static int ns_bench_request(struct ns_bench *b, char *buf, size_t count,
 	err = ns_parse_request(req, count - (req - buf), &rq, why);
 	if (err)
 		return err;
-	if ((b->walkers & BIT(NS_BW_KERNEL)) && ns_no_oracle(&rq)) {
+	b->check = (struct ns_check){ .dfd = rq.has_at ? rq.at : AT_FDCWD };
+	ns_request_walk(&rq, &b->check.walk);
+	if ((b->walkers & BIT(NS_BW_KERNEL)) &&
+	    ((rq.rflags & NS_RF_NOCHECK) || ns_no_oracle(&b->check.walk))) {
 		*why = "the kernel cannot be asked this (creat, nocheck): walkers= without kernel";
 		return -EINVAL;
 	}
@@ -237,14 +239,13 @@ static int ns_bench_request(struct ns_bench *b, char *buf, size_t count,
 		*why = "no memory for count= timings";
 		goto out;
 	}
-	start = ns_start_pin(&rq, &b->ss.start);
+	start = ns_start_pin(&b->ss.start, &b->check);
 	if (start < 0) {
 		err = start;
 		*why = "at= is not an open file descriptor";
 		goto out;
 	}
-	ns_request_walk(&rq, &b->ss.start, &b->walk);
-	done = ns_bench_run(b, &rq);
+	done = ns_bench_run(b);
 	if (!start)
 		ns_vfs_start_leave(&b->ss.start);
 	b->ss.len = ns_bench_report(b, &rq, done);

@@ -95,18 +95,18 @@ static enum ns_last_type ns_split_last(const char *name, char **dir,
  * directory, exactly as link_path_walk treats it -- and the last
  * component is split off the name by text.
  */
-static void ns_oracle_parent(const struct ns_request *rq, struct ns_answer *a)
+static void ns_oracle_parent(const struct ns_walk_req *req, struct ns_answer *a)
 {
 	char *dir = NULL, *last = NULL;
 	enum ns_last_type type;
 
-	type = ns_split_last(rq->path, &dir, &last);
+	type = ns_split_last(req->name, &dir, &last);
 	if (!dir || !last) {
 		a->err = -ENOMEM;
 		goto out;
 	}
-	if (*rq->path && type == NS_LAST_NORM) {
-		struct filename *fn = getname_kernel(rq->path);
+	if (*req->name && type == NS_LAST_NORM) {
+		struct filename *fn = getname_kernel(req->name);
 		struct qstr q;
 
 		a->oracle = "vfs_path_parent_lookup";
@@ -114,7 +114,7 @@ static void ns_oracle_parent(const struct ns_request *rq, struct ns_answer *a)
 			a->err = PTR_ERR(fn);
 			goto out;
 		}
-		a->err = ns_compat_path_parent(fn, ns_lookup_flags(rq), &a->path, &q);
+		a->err = ns_compat_path_parent(fn, req->flags, &a->path, &q);
 		if (!a->err) {
 			a->last = kmemdup_nul(q.name, q.len, GFP_KERNEL);
 			a->last_type = NS_LAST_NORM;
@@ -126,7 +126,7 @@ static void ns_oracle_parent(const struct ns_request *rq, struct ns_answer *a)
 		}
 		goto out;
 	}
-	ns_oracle_lookup(dir, ns_lookup_flags(rq) & ~LOOKUP_FOLLOW, a);
+	ns_oracle_lookup(dir, req->flags & ~LOOKUP_FOLLOW, a);
 	a->oracle = "kern_path-dirname";
 	if (!a->err) {
 		a->last = last;
@@ -144,13 +144,13 @@ out:
  * which resolves it exactly as open(2) would, but opens nothing that
  * could have an effect -- and the object must be the shadow's.
  */
-static void ns_oracle_open(const struct ns_request *rq, struct ns_answer *a)
+static void ns_oracle_open(const struct ns_walk_req *req, struct ns_answer *a)
 {
-	unsigned int flags = O_PATH | (ns_open_flags(rq) & (O_NOFOLLOW | O_DIRECTORY));
+	unsigned int flags = O_PATH | (req->open_flag & (O_NOFOLLOW | O_DIRECTORY));
 	struct file *file;
 
 	a->oracle = "filp_open-O_PATH";
-	file = filp_open(rq->path, flags, 0);
+	file = filp_open(req->name, flags, 0);
 	if (IS_ERR(file)) {
 		a->err = PTR_ERR(file);
 		return;
@@ -162,14 +162,11 @@ static void ns_oracle_open(const struct ns_request *rq, struct ns_answer *a)
 	fput(file);
 }
 
-/* Why the kernel cannot be asked, or NULL. */
-const char *ns_no_oracle(const struct ns_request *rq)
+/* Why the kernel cannot be asked, or NULL: an open that may create. */
+const char *ns_no_oracle(const struct ns_walk_req *req)
 {
-	if (rq->rflags & NS_RF_NOCHECK)
-		return "nocheck";
-	if (rq->mode != NS_WALK_OPEN)
-		return NULL;
-	if ((rq->rflags & NS_RF_CREAT) && !(rq->rflags & NS_RF_PATH))
+	if (req->kind == NS_WALK_OPEN && (req->open_flag & O_CREAT) &&
+	    !(req->open_flag & O_PATH))
 		return "creates";
 	return NULL;
 }
@@ -178,10 +175,10 @@ const char *ns_no_oracle(const struct ns_request *rq)
  * The empty name: getname() refuses it unless AT_EMPTY_PATH, before
  * any walk; with it, every mode answers the start itself.
  */
-static void ns_oracle_empty(const struct ns_request *rq, struct ns_answer *a)
+static void ns_oracle_empty(const struct ns_walk_req *req, struct ns_answer *a)
 {
-	if (rq->rflags & NS_RF_EMPTY) {
-		ns_oracle_lookup("", ns_lookup_flags(rq), a);
+	if (req->flags & LOOKUP_EMPTY) {
+		ns_oracle_lookup("", req->flags, a);
 		return;
 	}
 	ns_oracle_getname_empty(a);
@@ -199,23 +196,25 @@ static void ns_oracle_start(struct ns_answer *a)
 	a->err = kern_path("", LOOKUP_DIRECTORY, &a->path);
 }
 
-void ns_oracle(const struct ns_request *rq, const struct ns_start *st,
+/*
+ * The kernel asked the walk @req, from the start pinned in @st (the
+ * task's fs_struct while the check runs).
+ */
+void ns_oracle(const struct ns_walk_req *req, const struct ns_start *st,
 	       struct ns_answer *a)
 {
-	unsigned int flags = ns_lookup_flags(rq);
-
 	a->last_type = -1;
-	if (!*rq->path)
-		ns_oracle_empty(rq, a);
-	else if (rq->has_at && rq->path[0] != '/' && !ns_vfs_start_is_dir(st))
+	if (!*req->name)
+		ns_oracle_empty(req, a);
+	else if (req->start && req->name[0] != '/' && !ns_vfs_start_is_dir(st))
 		ns_oracle_start(a);
-	else if (rq->mode == NS_WALK_OPEN)
-		ns_oracle_open(rq, a);
-	else if (rq->mode == NS_WALK_LOOKUP)
-		ns_oracle_lookup(rq->path, flags, a);
-	else if (rq->mode == NS_WALK_MOUNTPOINT)
-		ns_oracle_lookup(rq->path, flags | LOOKUP_MOUNTPOINT, a);
+	else if (req->kind == NS_WALK_OPEN)
+		ns_oracle_open(req, a);
+	else if (req->kind == NS_WALK_LOOKUP)
+		ns_oracle_lookup(req->name, req->flags, a);
+	else if (req->kind == NS_WALK_MOUNTPOINT)
+		ns_oracle_lookup(req->name, req->flags | LOOKUP_MOUNTPOINT, a);
 	else
-		ns_oracle_parent(rq, a);
+		ns_oracle_parent(req, a);
 	a->has_path = !a->err && !a->unanswered;
 }

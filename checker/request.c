@@ -61,19 +61,14 @@ unsigned int ns_open_flags(const struct ns_request *rq)
 	return f;
 }
 
-/*
- * The walk @rq asks of the shadow, from the start pinned for it: a
- * relative name walks from the at= file, or the cwd.
- */
-void ns_request_walk(const struct ns_request *rq, const struct ns_start *st,
-		     struct ns_walk_req *req)
+/* The walk @rq asks of the shadow; its start is pinned by the check. */
+void ns_request_walk(const struct ns_request *rq, struct ns_walk_req *req)
 {
 	*req = (struct ns_walk_req){
 		.kind = rq->mode,
 		.name = rq->path,
 		.flags = ns_lookup_flags(rq),
 		.open_flag = ns_open_flags(rq),
-		.start = rq->has_at ? &st->fs.pwd : NULL,
 		.semantics_42 = rq->semantics_42,
 		.rcu = ns_rcu_mode,
 		.inject = rq->inject,

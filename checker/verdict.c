@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One request, end to end: its start pinned, the kernel asked, the
- * shadow walked, the kernel asked again, the answers judged, and the
- * result written out -- request, answers, verdict and its evidence,
- * the walk's counts and, from its record, its steps.
+ * One walk checked, end to end: its start pinned, the kernel asked, the
+ * shadow walked, the kernel asked again, the answers judged
+ * (ns_check_walk); and the result written out -- answers, verdict and
+ * its evidence, the walk's counts and, from its record, its steps
+ * (ns_put_check).  A request (ns_run_request) is one such check.
  */
 
 #include <linux/fcntl.h>
@@ -104,33 +105,37 @@ static void ns_put_answer(struct ns_buf *sb, const char *who,
 	ns_putc(sb, '\n');
 }
 
-static void ns_trace_verdict(const struct ns_request *rq, enum ns_verdict verdict,
-			     const struct ns_answer *shadow,
-			     const struct ns_answer *kernel, bool checked,
-			     const struct ns_walk_info *wi)
+static void ns_trace_verdict(const struct ns_request *rq,
+			     const struct ns_check *c)
 {
 	char unlazy[32] = "none";
 
-	if (wi->unlazy_reason)
+	if (c->wi.unlazy_reason)
 		snprintf(unlazy, sizeof(unlazy), "%s@%d",
-			 ns_why_names[wi->unlazy_reason], wi->unlazy_step);
-	trace_verdict(rq->path, ns_verdict_names[verdict], shadow->err,
-		      checked ? kernel->err : 0, checked, ns_mode_names[wi->mode],
-		      unlazy);
+			 ns_why_names[c->wi.unlazy_reason], c->wi.unlazy_step);
+	trace_verdict(rq->path, ns_verdict_names[c->verdict], c->shadow.err,
+		      c->checked ? c->o1.err : 0, c->checked,
+		      ns_mode_names[c->wi.mode], unlazy);
 }
 
 /*
- * The start, pinned for all three walks: the writer's root, and its cwd
- * or the at= file for a relative name.  Returns 1 when the request
- * needs none (the empty name, which getname() refuses), 0 when it is
- * entered, or the errno of a bad at= descriptor.
+ * The start, pinned for all three walks: the task's root, and its cwd
+ * or @dfd's file for a relative name; @c->walk.start is the latter.
+ * Returns 1 when the walk needs none (the empty name, which getname()
+ * refuses), 0 when it is entered, or the errno of a bad descriptor.
  */
-int ns_start_pin(const struct ns_request *rq, struct ns_start *st)
+int ns_start_pin(struct ns_start *st, struct ns_check *c)
 {
-	if (ns_walk_name_refused(rq->path, ns_lookup_flags(rq)))
+	int err;
+
+	if (ns_walk_name_refused(c->walk.name, c->walk.flags))
 		return 1;
-	return ns_vfs_start_enter(st, rq->has_at && rq->path[0] != '/' ?
-				  rq->at : AT_FDCWD);
+	if (c->walk.name[0] == '/')
+		c->dfd = AT_FDCWD;
+	err = ns_vfs_start_enter(st, c->dfd);
+	if (!err && c->dfd != AT_FDCWD)
+		c->walk.start = &st->fs.pwd;
+	return err;
 }
 
 /* What showed a difference to be a race, or NULL. */
@@ -146,18 +151,14 @@ static const char *ns_race_evidence(const struct ns_answer *o1,
 
 /*
  * The shadow disagrees with the kernel's two answers, no witness moved,
- * but a rename or a mount happened somewhere during the request.  Walked
+ * but a rename or a mount happened somewhere during the check.  Walked
  * again, by the kernel and the shadow, from the same start: an answer
  * unlike its first is evidence that what the walk depended on changed.
  * (A mount put on a directory the walk crossed and taken off again
  * before the witnesses are read leaves no witness behind.)  A walker
  * that is wrong on a state that holds still answers the same again.
  */
-static bool ns_rewalk_differs(const struct ns_request *rq,
-			      const struct ns_walk_req *walk,
-			      struct ns_session *ss,
-			      const struct ns_answer *shadow,
-			      const struct ns_answer *kernel)
+static bool ns_rewalk_differs(struct ns_session *ss, const struct ns_check *c)
 {
 	struct ns_answer s2 = {}, k2 = {};
 	struct ns_walk_info wi = {};
@@ -165,18 +166,109 @@ static bool ns_rewalk_differs(const struct ns_request *rq,
 
 	ss->nd.wit = NULL;
 	ss->nd.rec = NULL;
-	ns_oracle(rq, &ss->start, &k2);
-	ns_walk(walk, &ss->nd, &s2, &wi);
-	differs = !ns_same_answer(&k2, kernel) || !ns_same_answer(&s2, shadow);
+	ns_oracle(&c->walk, &ss->start, &k2);
+	ns_walk(&c->walk, &ss->nd, &s2, &wi);
+	differs = !ns_same_answer(&k2, &c->o1) || !ns_same_answer(&s2, &c->shadow);
 	ns_answer_release(&s2);
 	ns_answer_release(&k2);
 	return differs;
 }
 
-/* The `walk` line: how the shadow walked, and how much of it is shown. */
-static void ns_put_walk(struct ns_buf *sb, const struct ns_request *rq,
-			const struct ns_walk_info *wi, int shown)
+/*
+ * A difference is a race only on evidence that what this walk depended
+ * on changed: a witness, the kernel's own two answers, or, where a
+ * rename or mount happened somewhere, an answer that changes when
+ * walked again.  The rename or mount alone (rename_lock, mount_lock)
+ * proves nothing about this walk: a hint, no more.
+ */
+static void ns_judge(struct ns_session *ss, struct ns_check *c, int witnessed)
 {
+	if (c->walk.semantics_42 && c->shadow.divergence) {
+		c->verdict = NS_DIVERGENT;
+	} else if (!c->checked) {
+		c->verdict = NS_UNCHECKED;
+	} else if (ns_same_answer(&c->shadow, &c->o1) &&
+		   ns_same_answer(&c->o1, &c->o2)) {
+		c->verdict = NS_MATCH;
+	} else {
+		c->evidence = ns_race_evidence(&c->o1, &c->o2, witnessed);
+		if (!c->evidence && !witnessed && c->elsewhere &&
+		    ns_rewalk_differs(ss, c))
+			c->evidence = "answer-changed-on-rewalk";
+		c->verdict = c->evidence ? NS_RACED : NS_MISMATCH;
+		if (!c->evidence && witnessed < 0) {
+			c->verdict = NS_UNCHECKED;
+			c->unchecked = witnessed == NS_WIT_OVERFLOWED ?
+				"witnesses-overflowed" : "witness-mount-not-held";
+		}
+	}
+}
+
+/*
+ * Check @c->walk: resolved by the kernel, then the shadow, then the
+ * kernel again, from one pinned start, and judged.  first=shadow walks
+ * the shadow before both kernel walks, so that it sees the dcache as
+ * cold as it was (the kernel's walk fills it in).  The answers stay in
+ * @c until ns_check_release().
+ */
+void ns_check_walk(struct ns_session *ss, struct ns_check *c)
+{
+	struct ns_vfs_seq seq;
+	int start, witnessed = 0;
+
+	ss->nd.wit = &ss->wit;
+	ss->nd.rec = ss->rec;
+	if (ss->rec)
+		ns_record_reset(ss->rec);
+	c->unchecked = c->no_oracle ?: ns_no_oracle(&c->walk);
+	c->checked = !c->unchecked;
+
+	start = ns_start_pin(&ss->start, c);
+	if (start < 0) {
+		/* the kernel's own fget_raw() said so, for all three */
+		c->shadow.err = start;
+		c->wi.mode = NS_MODE_REF;
+		if (c->checked) {
+			c->o1.err = start;
+			c->o1.oracle = "fget_raw";
+			c->o2 = c->o1;
+		}
+	} else {
+		ns_vfs_seq_begin(&seq);
+		if (c->shadow_first)
+			ns_walk(&c->walk, &ss->nd, &c->shadow, &c->wi);
+		if (c->checked)
+			ns_oracle(&c->walk, &ss->start, &c->o1);
+		if (!c->shadow_first)
+			ns_walk(&c->walk, &ss->nd, &c->shadow, &c->wi);
+		if (c->checked)
+			ns_oracle(&c->walk, &ss->start, &c->o2);
+		/* after the second oracle: what the shadow's walk rested on */
+		witnessed = ns_witnesses_moved(&ss->wit);
+		c->elsewhere = ns_vfs_seq_moved(&seq);
+	}
+	if (c->checked && (c->o1.unanswered || c->o2.unanswered)) {
+		c->checked = false;
+		c->unchecked = c->o1.unanswered ?: c->o2.unanswered;
+	}
+	ns_judge(ss, c, witnessed);
+	/* left only now: walking again needs the pinned start */
+	if (!start)
+		ns_vfs_start_leave(&ss->start);
+}
+
+void ns_check_release(struct ns_check *c)
+{
+	ns_answer_release(&c->shadow);
+	ns_answer_release(&c->o1);
+	ns_answer_release(&c->o2);
+}
+
+/* The `walk` line: how the shadow walked, and how much of it is shown. */
+static void ns_put_walk(struct ns_buf *sb, const struct ns_check *c, int shown)
+{
+	const struct ns_walk_info *wi = &c->wi;
+
 	ns_printf(sb, "walk mode=%s restarts=%d", ns_mode_names[wi->mode],
 		  wi->restarts);
 	if (wi->restart_reason)
@@ -186,142 +278,83 @@ static void ns_put_walk(struct ns_buf *sb, const struct ns_request *rq,
 			  wi->unlazy_step);
 	else
 		ns_puts(sb, " unlazy=none");
-	if (rq->inject)
-		ns_printf(sb, " inject=%s@%d", ns_inject_names[rq->inject],
-			  rq->inject_step);
+	if (c->walk.inject)
+		ns_printf(sb, " inject=%s@%d", ns_inject_names[c->walk.inject],
+			  c->walk.inject_step);
 	ns_printf(sb, " steps=%d steps_shown=%d links=%d\n", wi->steps, shown,
 		  wi->links);
 }
 
 /*
- * Resolve @rq by the kernel, then the shadow, then the kernel again,
- * and judge.
- * first=shadow walks the shadow before both kernel walks, so that it
- * sees the dcache as cold as it was (the kernel's walk fills it in).
+ * What a check found, after its request line: the answers, the verdict
+ * and its evidence, the `walk` line and, from the session's record, the
+ * steps of the shadow's walk.
  */
-size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
-		      struct ns_summary *sum)
+void ns_put_check(struct ns_buf *out, struct ns_session *ss,
+		  const struct ns_check *c)
 {
-	struct ns_answer shadow = {}, o1 = {}, o2 = {};
-	struct ns_walk_info wi = {};
-	struct ns_walk_req walk;
-	struct ns_buf out, trace;
-	struct ns_vfs_seq seq;
-	enum ns_verdict verdict;
-	const char *unchecked = ns_no_oracle(rq);
-	const char *evidence = NULL;
-	bool check = !unchecked;
-	bool elsewhere = false;
-	int start, witnessed = 0, shown;
+	struct ns_buf trace;
+	int shown;
 
 	/* the record keeps every step the trace has room to show */
 	BUILD_BUG_ON(NS_REC_STEPS * NS_STEP_LINE_MIN < NS_TRACE_MAX);
-	ns_buf_init(&out, ss->result, NS_RESULT_MAX);
 	ns_buf_init(&trace, ss->trace, NS_TRACE_MAX);
-	ss->nd.wit = &ss->wit;
-	ss->nd.rec = ss->rec;
-	if (ss->rec)
-		ns_record_reset(ss->rec);
-
-	ns_request_walk(rq, &ss->start, &walk);
-	start = ns_start_pin(rq, &ss->start);
-	if (start < 0) {
-		/* the kernel's own fget_raw() said so, for all three */
-		shadow.err = start;
-		wi.mode = NS_MODE_REF;
-		if (check) {
-			o1.err = start;
-			o1.oracle = "fget_raw";
-			o2 = o1;
-		}
-	} else {
-		ns_vfs_seq_begin(&seq);
-		if (rq->shadow_first)
-			ns_walk(&walk, &ss->nd, &shadow, &wi);
-		if (check)
-			ns_oracle(rq, &ss->start, &o1);
-		if (!rq->shadow_first)
-			ns_walk(&walk, &ss->nd, &shadow, &wi);
-		if (check)
-			ns_oracle(rq, &ss->start, &o2);
-		/* after the second oracle: what the shadow's walk rested on */
-		witnessed = ns_witnesses_moved(&ss->wit);
-		elsewhere = ns_vfs_seq_moved(&seq);
-	}
-	if (check && (o1.unanswered || o2.unanswered)) {
-		check = false;
-		unchecked = o1.unanswered ?: o2.unanswered;
-	}
-
-	/*
-	 * A difference is a race only on evidence that what this walk
-	 * depended on changed: a witness, the kernel's own two answers, or,
-	 * where a rename or mount happened somewhere, an answer that changes
-	 * when walked again.  The rename or mount alone (rename_lock,
-	 * mount_lock) proves nothing about this walk: a hint, no more.
-	 */
-	if (rq->semantics_42 && shadow.divergence) {
-		verdict = NS_DIVERGENT;
-	} else if (!check) {
-		verdict = NS_UNCHECKED;
-	} else if (ns_same_answer(&shadow, &o1) && ns_same_answer(&o1, &o2)) {
-		verdict = NS_MATCH;
-	} else {
-		evidence = ns_race_evidence(&o1, &o2, witnessed);
-		if (!evidence && !witnessed && elsewhere &&
-		    ns_rewalk_differs(rq, &walk, ss, &shadow, &o1))
-			evidence = "answer-changed-on-rewalk";
-		verdict = evidence ? NS_RACED : NS_MISMATCH;
-		if (!evidence && witnessed < 0) {
-			verdict = NS_UNCHECKED;
-			unchecked = witnessed == NS_WIT_OVERFLOWED ?
-				"witnesses-overflowed" : "witness-mount-not-held";
-		}
-	}
-	/* left only now: walking again needs the pinned start */
-	if (!start)
-		ns_vfs_start_leave(&ss->start);
-
-	ns_put_request(&out, rq);
-	ns_put_answer(&out, "shadow", &shadow);
-	if (check)
-		ns_put_answer(&out, "kernel", &o1);
+	ns_put_answer(out, "shadow", &c->shadow);
+	if (c->checked)
+		ns_put_answer(out, "kernel", &c->o1);
 	else
-		ns_printf(&out, "kernel oracle=%s reason=%s\n",
-			  o1.oracle ?: "none", unchecked);
-	if (check && !ns_same_answer(&o1, &o2))
-		ns_put_answer(&out, "kernel-again", &o2);
-	ns_printf(&out, "verdict %s\n", ns_verdict_names[verdict]);
-	if (verdict == NS_RACED)
-		ns_printf(&out, "evidence %s\n", evidence);
-	else if (verdict == NS_MISMATCH)
-		ns_printf(&out, "evidence none%s\n",
-			  elsewhere ? " hint=rename-or-mount-elsewhere" : "");
-	else if (verdict == NS_UNCHECKED && check)
-		ns_printf(&out, "evidence none reason=%s\n", unchecked);
+		ns_printf(out, "kernel oracle=%s reason=%s\n",
+			  c->o1.oracle ?: "none", c->unchecked);
+	if (c->checked && !ns_same_answer(&c->o1, &c->o2))
+		ns_put_answer(out, "kernel-again", &c->o2);
+	ns_printf(out, "verdict %s\n", ns_verdict_names[c->verdict]);
+	if (c->verdict == NS_RACED)
+		ns_printf(out, "evidence %s\n", c->evidence);
+	else if (c->verdict == NS_MISMATCH)
+		ns_printf(out, "evidence none%s\n",
+			  c->elsewhere ? " hint=rename-or-mount-elsewhere" : "");
+	else if (c->verdict == NS_UNCHECKED && c->checked)
+		ns_printf(out, "evidence none reason=%s\n", c->unchecked);
 	shown = ss->rec ? ns_record_render(ss->rec, &trace) : 0;
-	ns_put_walk(&out, rq, &wi, shown);
-	ns_puts(&out, ss->trace);
+	ns_put_walk(out, c, shown);
+	ns_puts(out, ss->trace);
+}
 
-	ns_stats_count(verdict, &wi, shadow.err);
-	if (sum && shadow.has_path) {
-		ns_vfs_object_take(&sum->object, shadow.path.dentry);
-		sum->has_object = true;
+/* A request: its walk checked, its result written, counted, logged. */
+size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
+		      struct ns_summary *sum)
+{
+	struct ns_check c = {
+		.dfd = rq->has_at ? rq->at : AT_FDCWD,
+		.shadow_first = rq->shadow_first,
+		.no_oracle = (rq->rflags & NS_RF_NOCHECK) ? "nocheck" : NULL,
+	};
+	struct ns_buf out;
+
+	ns_request_walk(rq, &c.walk);
+	ns_check_walk(ss, &c);
+
+	ns_buf_init(&out, ss->result, NS_RESULT_MAX);
+	ns_put_request(&out, rq);
+	ns_put_check(&out, ss, &c);
+
+	ns_stats_count(c.verdict, &c.wi, c.shadow.err);
+	if (sum) {
+		sum->verdict = c.verdict;
+		sum->shadow_err = c.shadow.err;
+		sum->kernel_err = c.o1.err;
+		sum->checked = c.checked;
+		sum->wi = c.wi;
+		if (c.shadow.has_path) {
+			ns_vfs_object_take(&sum->object, c.shadow.path.dentry);
+			sum->has_object = true;
+		}
 	}
-	ns_answer_release(&shadow);
-	ns_answer_release(&o1);
-	ns_answer_release(&o2);
+	ns_check_release(&c);
 
-	if (verdict == NS_MISMATCH)
+	if (c.verdict == NS_MISMATCH)
 		ns_log_mismatch(ss->result, ns_buf_used(&out));
 	if (trace_verdict_enabled())
-		ns_trace_verdict(rq, verdict, &shadow, &o1, check, &wi);
-	if (sum) {
-		sum->verdict = verdict;
-		sum->shadow_err = shadow.err;
-		sum->kernel_err = o1.err;
-		sum->checked = check;
-		sum->wi = wi;
-	}
+		ns_trace_verdict(rq, &c);
 	return ns_buf_used(&out);
 }

@@ -54,13 +54,37 @@ struct ns_summary {
 
 int ns_session_init(struct ns_session *ss, bool record);
 void ns_session_free(struct ns_session *ss);
+
+/*
+ * One walk checked (checker/verdict.c): what the shadow walks, from
+ * which start, how; then the answers and the verdict on them.
+ */
+struct ns_check {
+	struct ns_walk_req walk;	/* .start is set to the pinned start */
+	int dfd;			/* a relative name's start: AT_FDCWD or a descriptor */
+	bool shadow_first;
+	const char *no_oracle;		/* why the kernel is not to be asked */
+
+	struct ns_answer shadow, o1, o2;
+	struct ns_walk_info wi;
+	enum ns_verdict verdict;
+	const char *evidence;		/* raced: what showed it */
+	const char *unchecked;		/* unchecked: why */
+	bool checked;			/* the kernel was asked */
+	bool elsewhere;			/* a rename or mount somewhere meanwhile */
+};
+
+int ns_start_pin(struct ns_start *st, struct ns_check *c);
+void ns_check_walk(struct ns_session *ss, struct ns_check *c);
+void ns_check_release(struct ns_check *c);
+void ns_put_check(struct ns_buf *out, struct ns_session *ss,
+		  const struct ns_check *c);
 size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
 		      struct ns_summary *sum);
-int ns_start_pin(const struct ns_request *rq, struct ns_start *st);
 
 /* The kernel's own answer (checker/oracle.c). */
-const char *ns_no_oracle(const struct ns_request *rq);
-void ns_oracle(const struct ns_request *rq, const struct ns_start *st,
+const char *ns_no_oracle(const struct ns_walk_req *req);
+void ns_oracle(const struct ns_walk_req *req, const struct ns_start *st,
 	       struct ns_answer *a);
 
 /* Counters and the mismatch log (checker/stats.c). */

@@ -49,9 +49,7 @@ int ns_parse_request(char *buf, size_t len, struct ns_request *rq,
 unsigned int ns_lookup_flags(const struct ns_request *rq);
 unsigned int ns_open_flags(const struct ns_request *rq);
 
-struct ns_start;
-void ns_request_walk(const struct ns_request *rq, const struct ns_start *st,
-		     struct ns_walk_req *req);
+void ns_request_walk(const struct ns_request *rq, struct ns_walk_req *req);
 
 struct ns_buf;
 void ns_put_request(struct ns_buf *sb, const struct ns_request *rq);
