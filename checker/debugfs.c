@@ -13,6 +13,7 @@
 #include <linux/uaccess.h>
 
 #include "ns_check.h"
+#include "ns_live.h"
 #include "ns_text.h"
 
 /*
@@ -270,6 +271,7 @@ static int ns_features_show(struct seq_file *m, void *unused)
 	seq_printf(m, "batch max_bytes=%d max_requests=%d\n", NS_BATCH_BYTES,
 		   NS_BATCH_REQUESTS);
 	ns_show_lookup_flags(m);
+	ns_live_show_features(m);
 	seq_puts(m, "walk ref=y rcu=y reval-retry=y symlinks=stack magic=delegated protected_symlinks=y nosymfollow=y open=dry-run semantics=running,4.2\n");
 	return 0;
 }
@@ -284,6 +286,7 @@ void ns_debugfs_create(struct dentry *dir)
 	debugfs_create_file("bench", 0600, dir, NULL, &ns_bench_fops);
 	debugfs_create_file("stats", 0600, dir, NULL, &ns_stats_fops);
 	debugfs_create_file("mismatches", 0600, dir, NULL, &ns_mismatches_fops);
+	debugfs_create_file("live", 0600, dir, NULL, &ns_live_fops);
 	debugfs_create_file("rcu_lookup_check", 0600, dir, NULL,
 			    &rcu_lookup_check_fops);
 }

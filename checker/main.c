@@ -10,6 +10,7 @@
 #include <linux/string.h>
 
 #include "ns_check.h"
+#include "ns_live.h"
 
 static char *ksym_source = "auto";
 module_param(ksym_source, charp, 0444);
@@ -128,6 +129,7 @@ static int __init namei_shadow_init(void)
 	}
 	pr_info("rcu-walk %s (%s)\n", ns_rcu_mode_names[ns_rcu_mode], ns_rcu_why);
 
+	ns_live_init();
 	ns_debugfs_create(ns_debugfs_dir);
 	pr_info("loaded; see /sys/kernel/debug/namei_shadow/\n");
 	return 0;
@@ -136,6 +138,7 @@ static int __init namei_shadow_init(void)
 static void __exit namei_shadow_exit(void)
 {
 	debugfs_remove_recursive(ns_debugfs_dir);
+	ns_live_exit();
 	ns_clear_mismatches();
 }
 

@@ -13,6 +13,7 @@
 #include <linux/string.h>
 
 #include "ns_check.h"
+#include "ns_live.h"
 #include "ns_record.h"
 #include "ns_text.h"
 #include "ns_trace.h"
@@ -213,9 +214,12 @@ static void ns_judge(struct ns_session *ss, struct ns_check *c, int witnessed)
  */
 void ns_check_walk(struct ns_session *ss, struct ns_check *c)
 {
+	struct ns_live_self self;
 	struct ns_vfs_seq seq;
 	int start, witnessed = 0;
 
+	/* the kernel's walks here are the module's, not the writer's */
+	ns_live_self_begin(&self);
 	ss->nd.wit = &ss->wit;
 	ss->nd.rec = ss->rec;
 	if (ss->rec)
@@ -255,6 +259,7 @@ void ns_check_walk(struct ns_session *ss, struct ns_check *c)
 	/* left only now: walking again needs the pinned start */
 	if (!start)
 		ns_vfs_start_leave(&ss->start);
+	ns_live_self_end(&self);
 }
 
 void ns_check_release(struct ns_check *c)

@@ -195,6 +195,39 @@ TRACE_EVENT(verdict,
 		  __get_str(unlazy))
 );
 
+/*
+ * Live mode found a mismatch: who asked (comm, pid, the kernel function
+ * that called the walk), the walk's kind, the request line that replays
+ * it through `resolve`, and both answers' errnos.
+ */
+TRACE_EVENT(live_mismatch,
+	TP_PROTO(const char *comm, int pid, unsigned long caller, const char *kind,
+		 const char *replay, int shadow_err, int kernel_err),
+	TP_ARGS(comm, pid, caller, kind, replay, shadow_err, kernel_err),
+	TP_STRUCT__entry(
+		__dynamic_array(char, comm, strlen(comm) + 1)
+		__field(int, pid)
+		__field(unsigned long, caller)
+		__dynamic_array(char, kind, strlen(kind) + 1)
+		__dynamic_array(char, replay, strcspn(replay, "\n") + 1)
+		__field(int, shadow_err)
+		__field(int, kernel_err)
+	),
+	TP_fast_assign(
+		ns_tp_copy(__get_dynamic_array(comm), comm, strlen(comm));
+		__entry->pid = pid;
+		__entry->caller = caller;
+		ns_tp_copy(__get_dynamic_array(kind), kind, strlen(kind));
+		ns_tp_copy(__get_dynamic_array(replay), replay, strcspn(replay, "\n"));
+		__entry->shadow_err = shadow_err;
+		__entry->kernel_err = kernel_err;
+	),
+	TP_printk("comm=%s pid=%d caller=%pS kind=%s shadow_err=%d kernel_err=%d %s",
+		  __get_str(comm), __entry->pid, (void *)__entry->caller,
+		  __get_str(kind), __entry->shadow_err, __entry->kernel_err,
+		  __get_str(replay))
+);
+
 #endif /* NS_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH
