@@ -109,7 +109,12 @@ static int path_openat(struct nameidata *nd, unsigned int open_flag,
 
 static void set_root(struct nameidata *nd)
 {
-	ns_vfs_get_root(&nd->root);
+	if (nd->task_root) {
+		nd->root = *nd->task_root;
+		path_get(&nd->root);
+	} else {
+		ns_vfs_get_root(&nd->root);
+	}
 	nd->state |= NS_ROOT_GRABBED;
 }
 
@@ -1273,12 +1278,12 @@ static int path_init(struct nameidata *nd, unsigned int flags)
 		start = nd->root;
 		path_get(&start);
 		at = NS_AT_ROOT;
-	} else if (nd->dfd) {
-		if (*s && !d_can_lookup(nd->dfd->dentry))
+	} else if (nd->start) {
+		if (nd->start_fd && *s && !d_can_lookup(nd->start->dentry))
 			return -ENOTDIR;
-		start = *nd->dfd;
+		start = *nd->start;
 		path_get(&start);
-		at = NS_AT_FD;
+		at = nd->start_fd ? NS_AT_FD : NS_AT_CWD;
 	} else {
 		ns_vfs_get_pwd(&start);
 		at = NS_AT_CWD;
@@ -1900,7 +1905,9 @@ void ns_walk(const struct ns_walk_req *req, struct nameidata *nd,
 	const char *reval_divergence = NULL;
 
 	memset(nd, 0, sizeof(*nd));
-	nd->dfd = req->name[0] != '/' ? req->start : NULL;
+	nd->start = req->name[0] != '/' ? req->start : NULL;
+	nd->start_fd = req->start_fd;
+	nd->task_root = req->root;
 	nd->name = req->name;
 	nd->wit = wit;
 	nd->rec = rec;

@@ -74,6 +74,7 @@ enum ns_live_why {
 	NS_LW_START,		/* root, cwd or dirfd changed before the shadow walked */
 	NS_LW_EXITING,		/* the task was exiting */
 	NS_LW_CREATED,		/* the open created what it opened */
+	NS_LW_EXEC,		/* an exec's open: MAY_EXEC, not open(2)'s access */
 	NS_LW_OPEN_CHECKS,	/* the open failed past its walk: not asked twice */
 	NS_LW_FIRST_WALK,	/* only the shadow's unwitnessed first walk differed */
 	NS_LW_CHECK,		/* the second check's own reason (witnesses...) */
@@ -87,6 +88,7 @@ static const char *const ns_live_why_names[NS_LWS] = {
 	[NS_LW_START] = "start-changed",
 	[NS_LW_EXITING] = "task-exiting",
 	[NS_LW_CREATED] = "open-created",
+	[NS_LW_EXEC] = "open-exec",
 	[NS_LW_OPEN_CHECKS] = "open-checks-not-repeatable",
 	[NS_LW_FIRST_WALK] = "first-walk-unwitnessed",
 	[NS_LW_CHECK] = "check-unchecked",
@@ -135,9 +137,10 @@ struct ns_live_lookup {
 	unsigned int flags;		/* LOOKUP_* */
 	unsigned int open_flag;		/* O_*, for an open */
 	bool root_given;
-	/* the start as the kernel found it: compared, never dereferenced */
-	const void *root_mnt, *root_dentry;
-	const void *start_mnt, *start_dentry;	/* cwd, or the dirfd's file */
+	/* the task's root and the start as the kernel walked from them */
+	struct path root;		/* held */
+	struct path start;		/* held; none for an absolute name */
+	bool start_moved;		/* ... they moved during the kernel's walk */
 	const struct cred *cred;	/* held */
 	/* the kernel's answer */
 	int err;
@@ -161,6 +164,8 @@ struct ns_live_call {
 	int dfd;
 	unsigned int flags;
 	struct filename *name;
+	const void *root_mnt, *root_dentry;	/* compared, never dereferenced */
+	const void *start_mnt, *start_dentry;
 	struct path *out;		/* lookup's path, parent's directory */
 	const struct path *root;
 	const void *op;			/* open: the kernel's struct open_flags */
@@ -314,31 +319,32 @@ static void ns_live_slot_put(struct ns_live_lookup *e)
 }
 
 /*
- * Where the walk started, as the kernel found it: the task's root, and
- * for a relative name its cwd or the dirfd's file -- their addresses,
- * read without references, to be compared when the shadow walks.
+ * Where the walk starts, noted as the kernel's walk begins: the task's
+ * root, and for a relative name its cwd or the dirfd's file -- their
+ * addresses, read without references, to be compared when the shadow
+ * walks.  The name is read here too (the caller holds it).
  */
-static void ns_live_note_start(struct ns_live_lookup *e)
+static void ns_live_note_start(struct ns_live_call *call)
 {
 	struct fs_struct *fs = current->fs;
 	struct file *file;
 
-	e->root_mnt = READ_ONCE(fs->root.mnt);
-	e->root_dentry = READ_ONCE(fs->root.dentry);
-	e->start_mnt = NULL;
-	e->start_dentry = NULL;
-	if (e->name[0] == '/')
+	call->root_mnt = READ_ONCE(fs->root.mnt);
+	call->root_dentry = READ_ONCE(fs->root.dentry);
+	call->start_mnt = NULL;
+	call->start_dentry = NULL;
+	if (call->name->name[0] == '/')
 		return;
-	if (e->dfd == AT_FDCWD) {
-		e->start_mnt = READ_ONCE(fs->pwd.mnt);
-		e->start_dentry = READ_ONCE(fs->pwd.dentry);
+	if (call->dfd == AT_FDCWD) {
+		call->start_mnt = READ_ONCE(fs->pwd.mnt);
+		call->start_dentry = READ_ONCE(fs->pwd.dentry);
 		return;
 	}
 	rcu_read_lock();
-	file = e->dfd >= 0 ? files_lookup_fd_raw(current->files, e->dfd) : NULL;
+	file = call->dfd >= 0 ? files_lookup_fd_raw(current->files, call->dfd) : NULL;
 	if (file) {
-		e->start_mnt = READ_ONCE(file->f_path.mnt);
-		e->start_dentry = READ_ONCE(file->f_path.dentry);
+		call->start_mnt = READ_ONCE(file->f_path.mnt);
+		call->start_dentry = READ_ONCE(file->f_path.dentry);
 	}
 	rcu_read_unlock();
 }
@@ -384,26 +390,71 @@ static struct ns_live_lookup *ns_live_take(enum ns_live_kind kind,
 	e->last_type = -1;
 	e->last[0] = '\0';
 	strscpy(e->name, call->name->name, sizeof(e->name));
-	ns_live_note_start(e);
 	e->caller = get_kretprobe_retaddr(ri);
 	e->syscall = syscall_get_nr(current, task_pt_regs(current));
 	e->pid = task_pid_nr(current);
 	get_task_comm(e->comm, current);
-	e->cred = get_cred(current_cred());
 	return e;
 }
 
-static void ns_live_queue(struct ns_live_lookup *e)
+/*
+ * The root and the start, held for the shadow's walk: as the task has
+ * them now, at the kernel's return, which must be what its walk began
+ * from (noted at the entry), or the shadow cannot walk from there.
+ */
+static void ns_live_hold_start(struct ns_live_lookup *e,
+			       const struct ns_live_call *call)
+{
+	struct file *file;
+
+	get_fs_root(current->fs, &e->root);
+	e->start_moved = e->root.mnt != call->root_mnt ||
+		e->root.dentry != call->root_dentry;
+	e->start.mnt = NULL;
+	e->start.dentry = NULL;
+	if (e->name[0] == '/')
+		return;
+	if (e->dfd == AT_FDCWD) {
+		get_fs_pwd(current->fs, &e->start);
+	} else {
+		file = fget_raw(e->dfd);
+		if (file) {
+			e->start = file->f_path;
+			path_get(&e->start);
+			fput(file);
+		}
+	}
+	if (e->start.mnt != call->start_mnt || e->start.dentry != call->start_dentry)
+		e->start_moved = true;
+}
+
+/*
+ * Queue @e for the task's way back to user space; only then is anything
+ * held for it, so that nothing held is ever let go here.
+ */
+static void ns_live_queue(struct ns_live_lookup *e, const struct ns_live_call *call)
 {
 	init_task_work(&e->work, ns_live_work);
 	if (try_module_get(THIS_MODULE)) {
-		if (!task_work_add(current, &e->work, TWA_RESUME))
+		if (!task_work_add(current, &e->work, TWA_RESUME)) {
+			e->cred = get_cred(current_cred());
+			ns_live_hold_start(e, call);
 			return;
+		}
 		module_put(THIS_MODULE);
 	}
-	put_cred(e->cred);
 	ns_live_slot_put(e);
 	ns_live_count(NS_LC_DROPPED);
+}
+
+/* The probed call's arguments are noted: take its lookup at its return. */
+static int ns_live_enter(struct ns_live_call *call)
+{
+	if (IS_ERR_OR_NULL(call->name))
+		return 1;
+	ns_live_note_start(call);
+	ns_live_count(NS_LC_SAMPLED);
+	return 0;
 }
 
 /* filename_lookup(dfd, name, flags, path, root) */
@@ -418,10 +469,7 @@ static int ns_live_lookup_entry(struct kretprobe_instance *ri, struct pt_regs *r
 	call->flags = regs_get_kernel_argument(regs, 2);
 	call->out = (struct path *)regs_get_kernel_argument(regs, 3);
 	call->root = (const struct path *)regs_get_kernel_argument(regs, 4);
-	if (IS_ERR_OR_NULL(call->name))
-		return 1;
-	ns_live_count(NS_LC_SAMPLED);
-	return 0;
+	return ns_live_enter(call);
 }
 
 static int ns_live_lookup_return(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -431,7 +479,7 @@ static int ns_live_lookup_return(struct kretprobe_instance *ri, struct pt_regs *
 
 	if (e) {
 		ns_live_note_answer(e, regs_return_value(regs), call->out);
-		ns_live_queue(e);
+		ns_live_queue(e, call);
 	}
 	return 0;
 }
@@ -450,10 +498,7 @@ static int ns_live_parent_entry(struct kretprobe_instance *ri, struct pt_regs *r
 	call->last = (struct qstr *)regs_get_kernel_argument(regs, 4);
 	call->type = (int *)regs_get_kernel_argument(regs, 5);
 	call->root = (const struct path *)regs_get_kernel_argument(regs, 6);
-	if (IS_ERR_OR_NULL(call->name))
-		return 1;
-	ns_live_count(NS_LC_SAMPLED);
-	return 0;
+	return ns_live_enter(call);
 }
 
 static int ns_live_parent_return(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -472,7 +517,7 @@ static int ns_live_parent_return(struct kretprobe_instance *ri, struct pt_regs *
 			strscpy(e->last, call->last->name,
 				min_t(size_t, sizeof(e->last), call->last->len + 1));
 	}
-	ns_live_queue(e);
+	ns_live_queue(e, call);
 	return 0;
 }
 
@@ -503,10 +548,7 @@ static int ns_live_open_entry(struct kretprobe_instance *ri, struct pt_regs *reg
 	call->op = op;
 	call->flags = op->lookup_flags;
 	call->root = NULL;
-	if (IS_ERR_OR_NULL(call->name))
-		return 1;
-	ns_live_count(NS_LC_SAMPLED);
-	return 0;
+	return ns_live_enter(call);
 }
 
 static int ns_live_open_return(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -525,7 +567,7 @@ static int ns_live_open_return(struct kretprobe_instance *ri, struct pt_regs *re
 		ns_live_note_answer(e, 0, &file->f_path);
 		e->created = file->f_mode & FMODE_CREATED;
 	}
-	ns_live_queue(e);
+	ns_live_queue(e, call);
 	return 0;
 }
 
@@ -583,33 +625,6 @@ static void ns_live_unregister(struct ns_live_probe *p)
 /* ------------------------------------------------------------------ */
 /* Walking it again: in the task, on its way back to user space        */
 
-/* Are the task's root and the walk's start still what the kernel walked from? */
-static int ns_live_same_start(const struct ns_live_lookup *e)
-{
-	struct path root, start = {};
-	struct file *file;
-	bool same;
-
-	get_fs_root(current->fs, &root);
-	same = root.mnt == e->root_mnt && root.dentry == e->root_dentry;
-	path_put(&root);
-	if (!same || e->name[0] == '/')
-		return same;
-	if (e->dfd == AT_FDCWD) {
-		get_fs_pwd(current->fs, &start);
-		same = start.mnt == e->start_mnt && start.dentry == e->start_dentry;
-		path_put(&start);
-		return same;
-	}
-	file = fget_raw(e->dfd);
-	if (!file)
-		return !e->start_dentry;	/* EBADF then, EBADF now */
-	same = file->f_path.mnt == e->start_mnt &&
-		file->f_path.dentry == e->start_dentry;
-	fput(file);
-	return same;
-}
-
 /* The shadow's walk of @e, as the kernel was asked it. */
 static void ns_live_walk_req(const struct ns_live_lookup *e,
 			     struct ns_walk_req *req)
@@ -630,6 +645,9 @@ static void ns_live_walk_req(const struct ns_live_lookup *e,
 		.name = e->name,
 		.flags = flags,
 		.open_flag = e->open_flag,
+		.start = e->start.dentry ? &e->start : NULL,
+		.start_fd = e->dfd != AT_FDCWD,
+		.root = &e->root,
 		.rcu = ns_rcu_mode,
 	};
 }
@@ -670,22 +688,14 @@ static void ns_live_put_replay(struct ns_buf *sb, const struct ns_live_lookup *e
 			       const struct ns_walk_req *req)
 {
 	char *buf = kmalloc(PATH_MAX, GFP_KERNEL);
-	struct path start;
-	char *p = NULL;
+	char *p;
 
 	ns_printf(sb, "replay mode=%s flags=%s%s path=", ns_walk_kind_names[req->kind],
 		  req->flags & LOOKUP_FOLLOW ? "follow" : "nofollow",
 		  req->flags & LOOKUP_DIRECTORY ? ",directory" : "");
-	if (e->name[0] != '/' && buf) {
-		if (e->dfd == AT_FDCWD) {
-			get_fs_pwd(current->fs, &start);
-			p = d_path(&start, buf, PATH_MAX);
-			path_put(&start);
-		} else if (!ns_vfs_get_fd_path(e->dfd, &start)) {
-			p = d_path(&start, buf, PATH_MAX);
-			path_put(&start);
-		}
-		if (!IS_ERR_OR_NULL(p)) {
+	if (e->start.dentry && buf) {
+		p = d_path(&e->start, buf, PATH_MAX);
+		if (!IS_ERR(p)) {
 			ns_put_escaped(sb, p, strlen(p));
 			ns_putc(sb, '/');
 		}
@@ -738,6 +748,11 @@ static enum ns_verdict ns_live_check_again(const struct ns_live_lookup *e,
 	struct ns_check c = { .walk = *req, .dfd = e->dfd };
 	enum ns_verdict verdict;
 
+	/* the second check walks from the task's root and start as they are now */
+	c.walk.root = NULL;
+	c.walk.start = NULL;
+	c.walk.start_fd = false;
+
 	ns_live_count(NS_LC_SLOW);
 	ns_check_walk(ss, &c);
 	verdict = c.verdict;
@@ -758,35 +773,29 @@ static enum ns_verdict ns_live_check_again(const struct ns_live_lookup *e,
 	return verdict;
 }
 
-/* Is the shadow's answer, or the walk's start, under= the filter's path? */
+/* Does @path lie under= the filter's path? */
+static bool ns_live_path_under(const struct path *path, char *buf)
+{
+	const char *under = ns_live_filter.under;
+	char *p = d_path(path, buf, PATH_MAX);
+
+	return !IS_ERR(p) && !strncmp(p, under, strlen(under));
+}
+
+/* Is the shadow's answer, the walk's start, or an absolute name under=? */
 static bool ns_live_under(const struct ns_live_lookup *e, const struct ns_answer *a)
 {
 	const char *under = ns_live_filter.under;
-	char *buf, *p;
-	bool in = false;
-	struct path start;
+	char *buf;
+	bool in;
 
-	if (!under)
-		return true;
-	if (e->name[0] == '/' && !strncmp(e->name, under, strlen(under)))
+	if (!under || !strncmp(e->name, under, strlen(under)))
 		return true;
 	buf = kmalloc(PATH_MAX, GFP_KERNEL);
 	if (!buf)
 		return true;
-	if (a->has_path) {
-		p = d_path(&a->path, buf, PATH_MAX);
-		in = !IS_ERR(p) && !strncmp(p, under, strlen(under));
-	}
-	if (!in && e->name[0] != '/' && e->dfd == AT_FDCWD) {
-		get_fs_pwd(current->fs, &start);
-		p = d_path(&start, buf, PATH_MAX);
-		in = !IS_ERR(p) && !strncmp(p, under, strlen(under));
-		path_put(&start);
-	} else if (!in && e->name[0] != '/' && !ns_vfs_get_fd_path(e->dfd, &start)) {
-		p = d_path(&start, buf, PATH_MAX);
-		in = !IS_ERR(p) && !strncmp(p, under, strlen(under));
-		path_put(&start);
-	}
+	in = (a->has_path && ns_live_path_under(&a->path, buf)) ||
+		(e->start.dentry && ns_live_path_under(&e->start, buf));
 	kfree(buf);
 	return in;
 }
@@ -800,9 +809,11 @@ static enum ns_live_why ns_live_cannot(const struct ns_live_lookup *e)
 		return NS_LW_FLAGS;
 	if (e->root_given)
 		return NS_LW_ROOT;
-	if (e->created)
+	if (e->created || (e->open_flag & __O_TMPFILE) == __O_TMPFILE)
 		return NS_LW_CREATED;
-	if (!ns_live_same_start(e))
+	if (e->open_flag & __FMODE_EXEC)
+		return NS_LW_EXEC;
+	if (e->start_moved)
 		return NS_LW_START;
 	return NS_LWS;
 }
@@ -818,7 +829,6 @@ static void ns_live_judge(struct ns_live_lookup *e)
 	struct ns_answer a = {};
 	struct ns_walk_info wi = {};
 	struct ns_walk_req req;
-	struct path start = {};
 	enum ns_verdict verdict = NS_MATCH;
 	enum ns_live_why why = ns_live_cannot(e);
 
@@ -827,14 +837,12 @@ static void ns_live_judge(struct ns_live_lookup *e)
 		return;
 	}
 	ns_live_walk_req(e, &req);
-	if (e->name[0] != '/' && e->dfd != AT_FDCWD) {
-		if (ns_vfs_get_fd_path(e->dfd, &start))
-			start.dentry = NULL;
-		req.start = start.dentry ? &start : NULL;
-	}
 	e->nd.wit = NULL;
 	e->nd.rec = NULL;
-	ns_walk(&req, &e->nd, &a, &wi);
+	if (e->name[0] != '/' && req.start_fd && !req.start)
+		a.err = -EBADF;		/* as the kernel's fdget() found it */
+	else
+		ns_walk(&req, &e->nd, &a, &wi);
 	if (!ns_live_under(e, &a)) {
 		ns_live_count(NS_LC_FILTERED);
 		goto out;
@@ -849,8 +857,6 @@ static void ns_live_judge(struct ns_live_lookup *e)
 		ns_live_count(NS_LC_VERDICT + verdict);
 out:
 	ns_answer_release(&a);
-	if (start.dentry)
-		path_put(&start);
 }
 
 /* The task is on its way back to user space: walk, judge, let go. */
@@ -870,6 +876,9 @@ static void ns_live_work(struct callback_head *work)
 	}
 	ns_live_self_end(&self);
 	put_cred(e->cred);
+	path_put(&e->root);
+	if (e->start.dentry)
+		path_put(&e->start);
 	ns_live_slot_put(e);
 	module_put(THIS_MODULE);
 }
@@ -1261,6 +1270,11 @@ int ns_live_init(void)
 
 	for (k = 0; k < NS_LIVE_KINDS; k++) {
 		p = &ns_live_probes[k];
+		/* the probes take the task's fs->lock, which sleeps on RT */
+		if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+			p->why = "preempt-rt";
+			continue;
+		}
 		if (ns_live_register(p)) {
 			/* 6.1 and 6.12 inline theirs into filename_parentat's callers */
 			p->why = k == NS_LIVE_PARENT ? "parent-walk-inlined" :

@@ -134,8 +134,10 @@ int ns_start_pin(struct ns_start *st, struct ns_check *c)
 	if (c->walk.name[0] == '/')
 		c->dfd = AT_FDCWD;
 	err = ns_vfs_start_enter(st, c->dfd);
-	if (!err && c->dfd != AT_FDCWD)
+	if (!err && c->dfd != AT_FDCWD) {
 		c->walk.start = &st->fs.pwd;
+		c->walk.start_fd = true;
+	}
 	return err;
 }
 

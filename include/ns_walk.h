@@ -133,7 +133,9 @@ struct nameidata {
 	int total_link_count;		/* links followed in this walk */
 	struct ns_saved *stack;
 	struct ns_saved internal[NS_EMBEDDED_LEVELS];
-	const struct path *dfd;		/* a relative name's start, or NULL: cwd */
+	const struct path *start;	/* a relative name's start, or NULL: cwd */
+	bool start_fd;			/* ... given by a descriptor */
+	const struct path *task_root;	/* the root to take, or NULL: the task's */
 	const char *name;
 	umode_t dir_mode;		/* the final component's directory, */
 	vfsuid_t dir_vfsuid;		/* for may_follow_link */
@@ -188,16 +190,20 @@ struct ns_walk_info {
 
 /*
  * What to walk: all a walk depends on but the task it runs in (whose
- * root, credentials and, without @start, cwd it uses, as the kernel's
- * walker does).
+ * credentials and, where not given, root and cwd it uses, as the
+ * kernel's walker does).
  */
 struct ns_walk_req {
 	enum ns_walk_kind kind;
 	const char *name;		/* shorter than PATH_MAX */
 	unsigned int flags;		/* LOOKUP_FOLLOW, _DIRECTORY, _EMPTY, _REVAL */
 	unsigned int open_flag;		/* O_*, for NS_WALK_OPEN */
-	const struct path *start;	/* a relative name's start: a dirfd's */
-					/* file, held by the caller; NULL: cwd */
+	const struct path *start;	/* a relative name's start, held by */
+					/* the caller; NULL: the task's cwd */
+	bool start_fd;			/* @start is a descriptor's file, */
+					/* not a cwd: ENOTDIR if no directory */
+	const struct path *root;	/* the task's root as the walk began, */
+					/* held by the caller; NULL: the task's */
 	bool semantics_42;		/* answer as 4.2 where it differs */
 	enum ns_rcu_mode rcu;		/* how far RCU-walk may go */
 	enum ns_inject inject;		/* a check made to fail, once */
