@@ -106,6 +106,8 @@ enum ns_live_counter {
 	NS_LC_UNCHECKED = NS_LC_VERDICT + NS_VERDICTS,	/* NS_LWS slots */
 	NS_LC_MODE = NS_LC_UNCHECKED + NS_LWS,		/* the shadow's walks, by mode */
 	NS_LC_SLOW = NS_LC_MODE + 3,	/* checked again after a difference */
+	NS_LC_KERNEL_RCU,	/* the kernel's lookups begun in RCU mode, */
+	NS_LC_KERNEL_ECHILD,	/* ... and how many of those left it (-ECHILD) */
 	NS_LC_NR
 };
 
@@ -247,15 +249,12 @@ static bool ns_live_is_self(void)
 /* ------------------------------------------------------------------ */
 /* Taking a lookup: in the probes, where nothing may sleep             */
 
-/* The task, and whether its walk is one live mode was asked to take. */
-static bool ns_live_wanted(enum ns_live_kind kind)
+/* Is the current task one live mode follows (comm=, pid=, tgid=, cgroup=)? */
+static bool ns_live_task_wanted(void)
 {
 	const struct ns_live_filter *f = &ns_live_filter;
-	unsigned long now;
 	bool in;
 
-	if (!(f->kinds & BIT(kind)))
-		return false;
 	/* kernel threads and io workers never go back to user space */
 	if (current->flags & (PF_KTHREAD | PF_IO_WORKER | PF_EXITING))
 		return false;
@@ -272,7 +271,16 @@ static bool ns_live_wanted(enum ns_live_kind kind)
 		if (!in)
 			return false;
 	}
-	if (ns_live_is_self())
+	return !ns_live_is_self();
+}
+
+/* Is this walk of the current task's one live mode takes (kinds=, sample=, rate=)? */
+static bool ns_live_wanted(enum ns_live_kind kind)
+{
+	const struct ns_live_filter *f = &ns_live_filter;
+	unsigned long now;
+
+	if (!(f->kinds & BIT(kind)) || !ns_live_task_wanted())
 		return false;
 	ns_live_count(NS_LC_SEEN);
 	if (f->sample > 1 &&
@@ -571,6 +579,36 @@ static int ns_live_open_return(struct kretprobe_instance *ri, struct pt_regs *re
 	return 0;
 }
 
+/*
+ * The kernel's own RCU-walk, on the same tasks (not sampled): each
+ * path_lookupat() asked with LOOKUP_RCU, and those that answered
+ * -ECHILD -- the walk filename_lookup() then does again in REF mode.
+ */
+static int ns_live_rcu_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	unsigned int flags = regs_get_kernel_argument(regs, 1);
+
+	if (!(flags & LOOKUP_RCU) || !(ns_live_filter.kinds & BIT(NS_LIVE_LOOKUP)) ||
+	    !ns_live_task_wanted())
+		return 1;
+	ns_live_count(NS_LC_KERNEL_RCU);
+	return 0;
+}
+
+static int ns_live_rcu_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if ((int)regs_return_value(regs) == -ECHILD)
+		ns_live_count(NS_LC_KERNEL_ECHILD);
+	return 0;
+}
+
+static const char *const ns_live_rcu_symbols[] = { "path_lookupat", NULL };
+
+static struct ns_live_probe ns_live_rcu_probe = {
+	.symbols = ns_live_rcu_symbols,
+	.rp = { .entry_handler = ns_live_rcu_entry, .handler = ns_live_rcu_return },
+};
+
 static const char *const ns_live_lookup_symbols[] = { "filename_lookup", NULL };
 static const char *const ns_live_parent_symbols[] = { "__filename_parentat", NULL };
 static const char *const ns_live_open_symbols[] = { "do_file_open", "do_filp_open", NULL };
@@ -601,7 +639,8 @@ static int ns_live_register(struct ns_live_probe *p)
 	for (sym = p->symbols; *sym; sym++) {
 		memset(&p->rp.kp, 0, sizeof(p->rp.kp));
 		p->rp.kp.symbol_name = *sym;
-		p->rp.data_size = sizeof(struct ns_live_call);
+		p->rp.data_size = p->rp.handler == ns_live_rcu_return ? 0 :
+			sizeof(struct ns_live_call);
 		p->rp.maxactive = NS_LIVE_MAXACTIVE;
 		p->rp.nmissed = 0;
 		err = register_kretprobe(&p->rp);
@@ -1025,6 +1064,7 @@ static void ns_live_unregister_all(void)
 	for (k = 0; k < NS_LIVE_KINDS; k++)
 		if (ns_live_filter.kinds & BIT(k))
 			ns_live_unregister(&ns_live_probes[k]);
+	ns_live_unregister(&ns_live_rcu_probe);
 }
 
 /*
@@ -1099,6 +1139,9 @@ static int ns_live_start_locked(char *buf, const char **why)
 			return err;
 		}
 	}
+	/* the kernel's RCU completion, where its path_lookupat can be seen */
+	if (ns_live_rcu_probe.found && (f.kinds & BIT(NS_LIVE_LOOKUP)))
+		ns_live_register(&ns_live_rcu_probe);
 	ns_live_armed = true;
 	return 0;
 }
@@ -1111,7 +1154,7 @@ struct ns_live_file {
 
 static void ns_live_show_counters(struct seq_file *m)
 {
-	static const char *const names[NS_LC_SLOW + 1] = {
+	static const char *const names[NS_LC_NR] = {
 		[NS_LC_SEEN] = "seen",
 		[NS_LC_SAMPLED] = "sampled",
 		[NS_LC_RATE_LIMITED] = "rate_limited",
@@ -1119,10 +1162,12 @@ static void ns_live_show_counters(struct seq_file *m)
 		[NS_LC_FILTERED] = "filtered",
 		[NS_LC_SHADOWED] = "shadowed",
 		[NS_LC_SLOW] = "checked_again",
+		[NS_LC_KERNEL_RCU] = "kernel_rcu_walks",
+		[NS_LC_KERNEL_ECHILD] = "kernel_rcu_left",
 	};
 	int i;
 
-	for (i = 0; i <= NS_LC_SLOW; i++) {
+	for (i = 0; i < NS_LC_NR; i++) {
 		if (names[i])
 			seq_printf(m, "%s %ld\n", names[i],
 				   atomic_long_read(&ns_live_counters[i]));
@@ -1256,7 +1301,7 @@ void ns_live_show_features(struct seq_file *m)
 		if (ns_live_probes[k].why)
 			seq_printf(m, " why_%s=%s", ns_live_kind_names[k],
 				   ns_live_probes[k].why);
-	seq_puts(m, " via=kretprobe\n");
+	seq_printf(m, " kernel_rcu=%s via=kretprobe\n", ns_live_rcu_probe.found ?: "none");
 }
 
 /*
@@ -1283,6 +1328,10 @@ int ns_live_init(void)
 		}
 		p->found = p->symbol;
 		ns_live_unregister(p);
+	}
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT) && !ns_live_register(&ns_live_rcu_probe)) {
+		ns_live_rcu_probe.found = ns_live_rcu_probe.symbol;
+		ns_live_unregister(&ns_live_rcu_probe);
 	}
 	return 0;
 }

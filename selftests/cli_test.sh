@@ -41,7 +41,7 @@ result() {	# DESC OK: a test line; on failure, what nsresolve said
 }
 
 ktap_print_header
-ktap_set_plan 30
+ktap_set_plan 34
 
 [ -x "$ns" ] || ktap_exit_fail_msg "no $ns: make -C selftests builds it"
 ns_loaded || ns_load || ktap_exit_fail_msg "namei_shadow is not loaded, and loading $(ns_ko) failed"
@@ -433,12 +433,37 @@ else
 fi
 
 # ------------------------------------------------------------------
+# Live mode: armed for one command name, a program's lookups, watched
+
+run --live start comm=nscli-live kinds=lookup
+[ "$rc" = 0 ] && grep -q '^live armed kinds=lookup .* comm=nscli-live ' $dir/live
+result "--live start: armed with the words given" $?
+cp "$(command -v stat)" "$S/nscli-live"
+"$S/nscli-live" "$S/rel" "$S/abs" "$S/nest" >/dev/null
+run --live watch --count=1
+n=$(printf '%s\n' "$out" | sed -n 's/^lookups   seen \([0-9]*\) .*/\1/p')
+[ "$rc" = 0 ] && [ "${n:-0}" -ge 3 ] &&
+	printf '%s\n' "$out" | grep -q "^lookups   seen $n  taken $n  shadowed $n  dropped 0 " &&
+	printf '%s\n' "$out" | grep -q "^verdicts  match $n  raced 0  mismatch 0  unchecked 0\$" &&
+	printf '%s\n' "$out" | grep -q '^kernel    lookups begun in RCU mode [1-9][0-9]*, restarted in REF mode [0-9]* ([0-9.]*%)$'
+result "--live watch --count=1: the program's lookups (its three stats among them), all match" $?
+run --live start comm=nscli-live sample=0
+[ "$rc" = 2 ] && printf '%s\n' "$out" | grep -q '^nsresolve: live start comm=nscli-live sample=0: refused: sample= takes N >= 1: one lookup in N (-EINVAL)$' &&
+	grep -q '^live armed kinds=lookup .* comm=nscli-live ' $dir/live
+result "--live start with a bad word: exit 2, the module's reason; still armed as before" $?
+run --live stop
+[ "$rc" = 0 ] && grep -q '^live off ' $dir/live
+result "--live stop: disarmed" $?
+rm -f "$S/nscli-live"
+
+# ------------------------------------------------------------------
 # Exit statuses and usage errors
 
 usage_ok=0
 for args in "" "--bogus rel" "--raw --json rel" "--mode=sideways rel" \
 	    "--color=purple rel" "--at=3 rel" "--batch $S/batch.txt rel" \
-	    "--batch $S/batch.txt --mode=parent" "--batch $S/none"; do
+	    "--batch $S/batch.txt --mode=parent" "--batch $S/none" "--live sideways" \
+	    "--live watch --raw" "--count=2 rel" "--live watch --count=0"; do
 	# shellcheck disable=SC2086
 	run $args
 	if [ "$rc" != 2 ] || ! printf '%s\n' "$out" | grep -q '^nsresolve: '; then

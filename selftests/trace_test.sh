@@ -76,14 +76,14 @@ has() {	# has FILE ERE...: every pattern is in FILE
 	done
 }
 
-events="walk_start step unlazy restart link_push link_pop mount verdict"
+events="walk_start step unlazy restart link_push link_pop mount verdict live_mismatch"
 all_off() {
 	local e
 	for e in $events; do
 		[ "$(cat "$T/events/namei_shadow/$e/enable" 2>/dev/null)" = 0 ] || return 1
 	done
 }
-check "the eight events exist and are off by default" all_off
+check "the nine events exist and are off by default" all_off
 
 echo >"$T/trace"
 sh "$out/walks.sh"

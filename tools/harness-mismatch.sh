@@ -95,6 +95,23 @@ mount_seq_mismatch() {
 	has $s/mseq '^walk mode=ref .*restarts=1 ' && has $s/mseq '^verdict mismatch$'
 }
 
+# Live mode on a real program's own lookup: stat(1) in the jail stats
+# "/..", which the broken walker climbs out of.  The mismatch is
+# counted, logged with who asked, and printed by ns-live.bt as it
+# happens, with the request line that replays it.
+live_mismatch() {
+	local d=/sys/kernel/debug/namei_shadow
+	echo "start comm=stat kinds=lookup" >$d/live || return 1
+	timeout -k 10 120 bpftrace "$top/tools/bpftrace/ns-live.bt" \
+		-c "/usr/sbin/chroot $jail /usr/bin/stat /.." >$s/live-bt 2>&1
+	echo stop >$d/live
+	cat $d/live >$s/live
+	grep '^live comm=stat ' $d/mismatches >$s/live-log
+	has $s/live '^verdict_mismatch [1-9]' &&
+		has $s/live-log '^live comm=stat pid=[0-9]+ syscall=[0-9]+ caller=[a-z_]+.* kind=lookup .*name=/\.\.$' &&
+		has $s/live-bt '^[0-9]+ +[0-9]+ +stat +lookup +0 +0 +[a-z_]+.* replay mode=lookup flags=(no)?follow path=/\.\.$'
+}
+
 batch_counts() {
 	has $s/batch '^batch requests=3 ' && has $s/batch '^match 2$' &&
 		has $s/batch '^mismatch 1$'
@@ -133,6 +150,8 @@ EOF
 	check "ns-mismatch.bt counts it" has $s/bt '^@verdicts\[mismatch\]: 2$'
 	check "mount_lock moved in the RCU walk of a mismatch: started again, still a mismatch" \
 		mount_seq_mismatch
+	check "live mode: a program's own lookup mismatched, logged, and printed by ns-live.bt" \
+		live_mismatch
 	rename_loop &
 	renamer=$!
 	mount_loop &

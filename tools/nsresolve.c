@@ -4,12 +4,15 @@
  *
  *   nsresolve [options] PATH...
  *   nsresolve [--raw|--json] --batch FILE|-
+ *   nsresolve --live start [WORD...] | stop | watch [--count=N] [--interval=S]
  *
  * Each PATH is one request to /sys/kernel/debug/namei_shadow/resolve;
  * its walk is shown as a tree, as util-linux `namei -l` shows one (or as
  * JSON, one object a line, or as the module wrote it).  --batch sends a
  * file of requests, one a line, through `batch` and sums up the
- * verdicts.  Exit status: 1 when any verdict was mismatch, 2 on a usage
+ * verdicts.  --live arms and disarms live mode (`live`: the lookups
+ * real programs make, walked again by the shadow) and watches what it
+ * saw.  Exit status: 1 when any verdict was mismatch, 2 on a usage
  * or environment error or a request the module refused, else 0.
  *
  * NSRESOLVE_DIR overrides the debugfs directory (for tests).
@@ -28,6 +31,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NS_DEFAULT_DIR		"/sys/kernel/debug/namei_shadow"
@@ -68,6 +72,9 @@ static struct {
 	const char *first;
 	const char *inject;
 	const char *batch;
+	const char *live;
+	long count;		/* --live watch: refreshes, 0 for ever */
+	double interval;	/* seconds between them */
 	bool raw;
 	bool json;
 	bool color;
@@ -1165,10 +1172,137 @@ static void run_batch(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Live mode                                                           */
+
+/* live start|stop WORDS: one write; the module's reason on a refusal. */
+static void live_command(const char *cmd, char **words, int n)
+{
+	struct sbuf b = {};
+	struct line *ls;
+	char *text;
+	int fd, i, nl;
+
+	sb_puts(&b, cmd);
+	for (i = 0; i < n; i++) {
+		sb_puts(&b, " ");
+		sb_puts(&b, words[i]);
+	}
+	fd = open_file("live");
+	if (write(fd, b.s, b.len) >= 0) {
+		close(fd);
+		free(b.s);
+		return;
+	}
+	lseek(fd, 0, SEEK_SET);
+	text = read_all(fd, NULL);
+	ls = parse_text(text, &nl, true);
+	die("live %s: refused: %s (%s)", b.s,
+	    get(find_kind(ls, nl, "error"), "reason") ?: strerror(errno),
+	    get(find_kind(ls, nl, "error"), "err") ?: "?");
+}
+
+/* The counter @key of `live`'s text (a "key value" line), or 0. */
+static long live_value(const char *text, const char *key)
+{
+	size_t n = strlen(key);
+	const char *p = text;
+
+	while (p && *p) {
+		if (!strncmp(p, key, n) && p[n] == ' ')
+			return strtol(p + n + 1, NULL, 10);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+static double pct(long part, long whole)
+{
+	return whole ? 100.0 * part / whole : 0.0;
+}
+
+/* One summary of what live mode saw: as `watch` refreshes it. */
+static void live_summary(const char *text)
+{
+	static const char *const why[] = {
+		"lookup-flags", "root-given", "start-changed", "task-exiting",
+		"open-created", "open-exec", "open-checks-not-repeatable",
+		"first-walk-unwitnessed", "check-unchecked", "self-marks-full",
+	};
+	long seen = live_value(text, "seen"), shadowed = live_value(text, "shadowed");
+	long rcu = live_value(text, "shadow_mode rcu"), ref = live_value(text, "shadow_mode ref");
+	long reval = live_value(text, "shadow_mode reval");
+	long krcu = live_value(text, "kernel_rcu_walks"), kleft = live_value(text, "kernel_rcu_left");
+	long mismatch = live_value(text, "verdict_mismatch");
+	size_t i, n = strcspn(text, "\n");
+
+	printf("%.*s\n", (int)n, text);
+	printf("lookups   seen %ld  taken %ld  shadowed %ld  dropped %ld  rate-limited %ld  outside under= %ld\n",
+	       seen, live_value(text, "sampled"), shadowed, live_value(text, "dropped"),
+	       live_value(text, "rate_limited"), live_value(text, "filtered"));
+	printf("verdicts  match %ld  raced %ld  %smismatch %ld%s  unchecked %ld",
+	       live_value(text, "verdict_match"), live_value(text, "verdict_raced"),
+	       mismatch && opt.color ? C_BAD : "", mismatch, mismatch && opt.color ? C_OFF : "",
+	       live_value(text, "verdict_unchecked"));
+	for (i = 0; i < ARRAY_SIZE(why); i++) {
+		char key[64];
+		long v;
+
+		snprintf(key, sizeof(key), "unchecked %s", why[i]);
+		v = live_value(text, key);
+		if (v)
+			printf(" (%s %ld)", why[i], v);
+	}
+	printf("\nshadow    completed in rcu %.1f%%  ref %.1f%%  reval %.1f%%  (checked again %ld)\n",
+	       pct(rcu, rcu + ref + reval), pct(ref, rcu + ref + reval),
+	       pct(reval, rcu + ref + reval), live_value(text, "checked_again"));
+	printf("kernel    lookups begun in RCU mode %ld, restarted in REF mode %ld (%.1f%%)\n",
+	       krcu, kleft, pct(kleft, krcu));
+	if (mismatch)
+		mismatch_any = true;
+}
+
+static char *live_read(void)
+{
+	int fd = open_file("live");
+	char *text = read_all(fd, NULL);
+
+	close(fd);
+	return text;
+}
+
+/* --live watch: the summary, refreshed, until Ctrl-C or --count. */
+static void live_watch(void)
+{
+	bool clear = isatty(STDOUT_FILENO);
+	struct timespec ts = {
+		.tv_sec = (time_t)opt.interval,
+		.tv_nsec = (long)((opt.interval - (time_t)opt.interval) * 1e9),
+	};
+	long i;
+	char *text;
+
+	for (i = 0; !opt.count || i < opt.count; i++) {
+		if (i)
+			nanosleep(&ts, NULL);
+		text = live_read();
+		if (clear)
+			fputs("\033[H\033[2J", stdout);
+		live_summary(text);
+		if (!clear && (!opt.count || i + 1 < opt.count))
+			putchar('\n');
+		fflush(stdout);
+		free(text);
+	}
+}
+
+/* ------------------------------------------------------------------ */
 
 static const char synopsis[] =
 	"usage: nsresolve [options] PATH...\n"
-	"       nsresolve [--raw|--json] --batch FILE|-\n";
+	"       nsresolve [--raw|--json] --batch FILE|-\n"
+	"       nsresolve --live start [WORD...] | stop | watch\n";
 
 static noreturn void print_help(void)
 {
@@ -1188,6 +1322,12 @@ static noreturn void print_help(void)
 	      "  --raw               the module's text, unchanged\n"
 	      "  --json              one JSON object a line\n"
 	      "  --batch FILE|-      requests, one a line, through batch\n"
+	      "  --live start [WORD...]   arm live mode: the lookups programs\n"
+	      "                      make, walked again; words comm=, pid=, tgid=,\n"
+	      "                      cgroup=, under=, kinds=, sample=, rate=\n"
+	      "  --live stop         disarm it\n"
+	      "  --live watch        what it saw, refreshed (--interval=S, 1;\n"
+	      "                      --count=N refreshes, then exit)\n"
 	      "  --color=auto|always|never   colour (auto: on a terminal,\n"
 	      "                      unless NO_COLOR is set or TERM=dumb)\n"
 	      "  -h, --help          this text\n"
@@ -1211,6 +1351,23 @@ static noreturn void __printf(1, 2) bad_usage(const char *fmt, ...)
 	exit(EXIT_TROUBLE);
 }
 
+static void run_live(int argc, char **argv)
+{
+	if (!strcmp(opt.live, "start")) {
+		live_command("start", argv, argc);
+		printf("live mode armed%s%s: nsresolve --live watch shows what it sees\n",
+		       argc ? " for " : "", argc ? argv[0] : "");
+	} else if (!strcmp(opt.live, "stop")) {
+		if (argc)
+			bad_usage("--live stop takes no words");
+		live_command("stop", NULL, 0);
+	} else {
+		if (argc)
+			bad_usage("--live watch takes no words (--count=N, --interval=S)");
+		live_watch();
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -1223,6 +1380,9 @@ int main(int argc, char **argv)
 		{ "raw", no_argument, NULL, 'r' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "batch", required_argument, NULL, 'b' },
+		{ "live", required_argument, NULL, 'L' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "interval", required_argument, NULL, 'I' },
 		{ "color", optional_argument, NULL, 'c' },
 		{ "colour", optional_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
@@ -1230,6 +1390,7 @@ int main(int argc, char **argv)
 	};
 	const char *color = "auto", *no_color, *term;
 	bool request_opts = false;
+	char *end;
 	int c, i;
 
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -1270,6 +1431,22 @@ int main(int argc, char **argv)
 		case 'b':
 			opt.batch = optarg;
 			break;
+		case 'L':
+			if (strcmp(optarg, "start") && strcmp(optarg, "stop") &&
+			    strcmp(optarg, "watch"))
+				bad_usage("--live %s: must be start, stop or watch", optarg);
+			opt.live = optarg;
+			break;
+		case 'n':
+			opt.count = strtol(optarg, &end, 10);
+			if (*end || opt.count < 1)
+				bad_usage("--count=%s: a number of refreshes, 1 or more", optarg);
+			break;
+		case 'I':
+			opt.interval = strtod(optarg, &end);
+			if (*end || !(opt.interval > 0))
+				bad_usage("--interval=%s: seconds, more than 0", optarg);
+			break;
 		case 'c':
 			color = optarg ? optarg : "always";
 			if (strcmp(color, "auto") && strcmp(color, "always") &&
@@ -1286,11 +1463,17 @@ int main(int argc, char **argv)
 	}
 	if (opt.raw && opt.json)
 		bad_usage("--raw and --json exclude each other");
+	if (opt.live && (opt.batch || request_opts || opt.raw || opt.json))
+		bad_usage("--live takes no --batch, --mode, --raw, ... with it");
+	if (!opt.live && (opt.count || opt.interval))
+		bad_usage("--count and --interval are for --live watch");
 	if (opt.batch && (optind < argc || request_opts))
 		bad_usage("--batch takes whole requests from its file: %s",
 			  "no PATH, --mode, --flags, ... with it");
-	if (!opt.batch && optind == argc)
+	if (!opt.batch && !opt.live && optind == argc)
 		bad_usage("no PATH given");
+	if (!opt.interval)
+		opt.interval = 1;
 	/* auto: a terminal that shows colour, and no NO_COLOR (no-color.org) */
 	no_color = getenv("NO_COLOR");
 	term = getenv("TERM");
@@ -1302,7 +1485,9 @@ int main(int argc, char **argv)
 		opt.dir = NS_DEFAULT_DIR;
 
 	check_environment();
-	if (opt.batch)
+	if (opt.live)
+		run_live(argc - optind, argv + optind);
+	else if (opt.batch)
 		run_batch();
 	else
 		for (i = optind; i < argc; i++)
