@@ -13,7 +13,7 @@ dir=/sys/kernel/debug/namei_shadow
 ksym_lines() { grep -E '^(ksym|export) ' "$dir/features"; }
 
 ktap_print_header
-ktap_set_plan 12
+ktap_set_plan 13
 
 if ns_loaded && ! ns_unload; then
 	ktap_exit_fail_msg "namei_shadow is loaded and rmmod cannot unload it"
@@ -158,6 +158,51 @@ else
 	ktap_test_result "a bad rcu= is refused with a message, leaving nothing behind" \
 		eval 'dmesg | grep -q "rcu=bogus: must be auto, full, within-mount or off" && ! ns_loaded'
 fi
+
+# rmmod while live mode is armed, for every process, with lookups under
+# way: it disarms and unloads.  A lookup taken and not yet walked again
+# holds the module: a connect(2) that resolved its socket's name and
+# waits (the listener's queue is full) keeps rmmod refused until it
+# returns to user space, then rmmod succeeds.
+live_rmmod() {
+	local py=/usr/bin/python3 sock loop waiter ok=1
+	[ -x $py ] || { echo "# no python3 for the waiting connect"; return 1; }
+	sock=$(mktemp -u /dev/shm/nslive.XXXXXX)
+	ns_load && echo start >"$dir/live" || return 1
+	$py - "$sock" <<'EOF2' &
+import os, socket, sys, time
+l = socket.socket(socket.AF_UNIX); l.bind(sys.argv[1]); l.listen(0)
+f = socket.socket(socket.AF_UNIX); f.connect(sys.argv[1])
+pid = os.fork()
+if pid == 0:
+	w = socket.socket(socket.AF_UNIX); w.connect(sys.argv[1]); os._exit(0)
+open(sys.argv[1] + ".waiting", "w").write(str(pid))
+while not os.path.exists(sys.argv[1] + ".go"):
+	time.sleep(0.05)
+l.accept(); l.accept(); os.waitpid(pid, 0)
+EOF2
+	waiter=$!
+	while :; do stat / >/dev/null; done &
+	loop=$!
+	while [ ! -s "$sock.waiting" ]; do sleep 0.1; done
+	# the child is in its connect(2) (42), its socket's name looked up
+	for i in $(seq 100); do
+		[ "$(cut -d' ' -f1 "/proc/$(cat "$sock.waiting")/syscall" 2>/dev/null)" = 42 ] && break
+		sleep 0.1
+	done
+	rmmod namei_shadow 2>/dev/null && { echo "# rmmod went through a pending lookup"; ok=0; }
+	touch "$sock.go"
+	wait $waiter
+	kill $loop
+	wait $loop 2>/dev/null
+	for i in $(seq 50); do
+		rmmod namei_shadow 2>/dev/null && break
+		sleep 0.1
+	done
+	rm -f "$sock" "$sock.waiting" "$sock.go"
+	[ $ok = 1 ] && ! ns_loaded
+}
+ktap_test_result "rmmod while live mode is armed: refused while a lookup is pending, then unloads" live_rmmod
 
 cycles_ok=true
 for i in 1 2 3; do
