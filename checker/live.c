@@ -29,7 +29,6 @@
  */
 
 #include <linux/atomic.h>
-#include <linux/cgroup.h>
 #include <linux/cred.h>
 #include <linux/debugfs.h>
 #include <linux/fdtable.h>
@@ -40,6 +39,7 @@
 #include <linux/mutex.h>
 #include <linux/namei.h>
 #include <linux/sched/task.h>
+#include <linux/sched/task_stack.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/task_work.h>
@@ -48,6 +48,7 @@
 #include <asm/syscall.h>
 
 #include "ns_check.h"
+#include "ns_compat.h"
 #include "ns_live.h"
 #include "ns_request.h"
 #include "ns_text.h"
@@ -111,11 +112,36 @@ enum ns_live_counter {
 	NS_LC_NR
 };
 
+/*
+ * What `live` reads back counts from the last start or reset -- an
+ * epoch; what the unload reports counts from the load.  A lookup taken
+ * in an earlier epoch and judged in this one counts since load only.
+ */
 static atomic_long_t ns_live_counters[NS_LC_NR];
+static atomic_long_t ns_live_since_load[NS_LC_NR];
+static atomic_t ns_live_epoch;
 
+static void ns_live_count_in(enum ns_live_counter c, bool this_epoch)
+{
+	if (this_epoch)
+		atomic_long_inc(&ns_live_counters[c]);
+	atomic_long_inc(&ns_live_since_load[c]);
+}
+
+/* In the probes: the lookup belongs to this epoch. */
 static void ns_live_count(enum ns_live_counter c)
 {
-	atomic_long_inc(&ns_live_counters[c]);
+	ns_live_count_in(c, true);
+}
+
+/* A new epoch: the counters start again from zero. */
+static void ns_live_zero_locked(void)
+{
+	int i;
+
+	atomic_inc(&ns_live_epoch);
+	for (i = 0; i < NS_LC_NR; i++)
+		atomic_long_set(&ns_live_counters[i], 0);
 }
 
 /* What `start` asked for. */
@@ -158,8 +184,15 @@ struct ns_live_lookup {
 	char comm[TASK_COMM_LEN];
 	char name[PATH_MAX];
 	struct nameidata nd;		/* the shadow's first walk */
+	int epoch;			/* of the counters, when taken */
 	int next_free;
 };
+
+/* Counted for lookup @e: in this epoch's counters if it was taken in it. */
+static void ns_live_count_for(const struct ns_live_lookup *e, enum ns_live_counter c)
+{
+	ns_live_count_in(c, e->epoch == atomic_read(&ns_live_epoch));
+}
 
 /* The arguments of the probed call, between its entry and its return. */
 struct ns_live_call {
@@ -186,6 +219,7 @@ struct ns_live_probe {
 
 static DEFINE_MUTEX(ns_live_lock);	/* start, stop and reading the state */
 static bool ns_live_armed;		/* the probes are on */
+static bool ns_live_ever_armed;		/* since load: the unload reports */
 static struct ns_live_filter ns_live_filter;
 static struct ns_live_lookup *ns_live_slots;
 static int ns_live_free = -1;
@@ -253,7 +287,6 @@ static bool ns_live_is_self(void)
 static bool ns_live_task_wanted(void)
 {
 	const struct ns_live_filter *f = &ns_live_filter;
-	bool in;
 
 	/* kernel threads and io workers never go back to user space */
 	if (current->flags & (PF_KTHREAD | PF_IO_WORKER | PF_EXITING))
@@ -264,13 +297,8 @@ static bool ns_live_task_wanted(void)
 		return false;
 	if (f->comm[0] && strncmp(current->comm, f->comm, TASK_COMM_LEN))
 		return false;
-	if (f->cgroup) {
-		rcu_read_lock();
-		in = cgroup_is_descendant(task_dfl_cgroup(current), f->cgroup);
-		rcu_read_unlock();
-		if (!in)
-			return false;
-	}
+	if (f->cgroup && !ns_compat_current_in_cgroup(f->cgroup))
+		return false;
 	return !ns_live_is_self();
 }
 
@@ -389,6 +417,7 @@ static struct ns_live_lookup *ns_live_take(enum ns_live_kind kind,
 		ns_live_count(NS_LC_DROPPED);
 		return NULL;
 	}
+	e->epoch = atomic_read(&ns_live_epoch);
 	e->kind = kind;
 	e->dfd = call->dfd;
 	e->flags = call->flags;
@@ -792,7 +821,7 @@ static enum ns_verdict ns_live_check_again(const struct ns_live_lookup *e,
 	c.walk.start = NULL;
 	c.walk.start_fd = false;
 
-	ns_live_count(NS_LC_SLOW);
+	ns_live_count_for(e, NS_LC_SLOW);
 	ns_check_walk(ss, &c);
 	verdict = c.verdict;
 	*why = NS_LW_CHECK;
@@ -857,10 +886,11 @@ static enum ns_live_why ns_live_cannot(const struct ns_live_lookup *e)
 	return NS_LWS;
 }
 
-static void ns_live_count_unchecked(enum ns_live_why why)
+static void ns_live_count_unchecked(const struct ns_live_lookup *e,
+				    enum ns_live_why why)
 {
-	ns_live_count(NS_LC_VERDICT + NS_UNCHECKED);
-	ns_live_count(NS_LC_UNCHECKED + why);
+	ns_live_count_for(e, NS_LC_VERDICT + NS_UNCHECKED);
+	ns_live_count_for(e, NS_LC_UNCHECKED + why);
 }
 
 static void ns_live_judge(struct ns_live_lookup *e)
@@ -872,7 +902,7 @@ static void ns_live_judge(struct ns_live_lookup *e)
 	enum ns_live_why why = ns_live_cannot(e);
 
 	if (why != NS_LWS) {
-		ns_live_count_unchecked(why);
+		ns_live_count_unchecked(e, why);
 		return;
 	}
 	ns_live_walk_req(e, &req);
@@ -883,17 +913,17 @@ static void ns_live_judge(struct ns_live_lookup *e)
 	else
 		ns_walk(&req, &e->nd, &a, &wi);
 	if (!ns_live_under(e, &a)) {
-		ns_live_count(NS_LC_FILTERED);
+		ns_live_count_for(e, NS_LC_FILTERED);
 		goto out;
 	}
-	ns_live_count(NS_LC_SHADOWED);
-	ns_live_count(NS_LC_MODE + wi.mode);
+	ns_live_count_for(e, NS_LC_SHADOWED);
+	ns_live_count_for(e, NS_LC_MODE + wi.mode);
 	if (!ns_live_same(e, &a))
 		verdict = ns_live_check_again(e, &req, &why);
 	if (verdict == NS_UNCHECKED)
-		ns_live_count_unchecked(why);
+		ns_live_count_unchecked(e, why);
 	else
-		ns_live_count(NS_LC_VERDICT + verdict);
+		ns_live_count_for(e, NS_LC_VERDICT + verdict);
 out:
 	ns_answer_release(&a);
 }
@@ -907,7 +937,7 @@ static void ns_live_work(struct callback_head *work)
 
 	ns_live_self_begin(&self);
 	if (!self.marked) {
-		ns_live_count_unchecked(NS_LW_BUSY);
+		ns_live_count_unchecked(e, NS_LW_BUSY);
 	} else {
 		old = override_creds(e->cred);
 		ns_live_judge(e);
@@ -928,7 +958,7 @@ static void ns_live_work(struct callback_head *work)
 static void ns_live_filter_free(struct ns_live_filter *f)
 {
 	if (f->cgroup)
-		cgroup_put(f->cgroup);
+		ns_compat_cgroup_put(f->cgroup);
 	kfree(f->cgroup_path);
 	kfree(f->under);
 	memset(f, 0, sizeof(*f));
@@ -995,13 +1025,15 @@ static int ns_live_parse_word(char *word, struct ns_live_filter *f, const char *
 		return 0;
 	}
 	if (!strcmp(word, "cgroup")) {
-		cg = cgroup_get_from_path(val);
+		cg = ns_compat_cgroup_get_from_path(val);
 		if (IS_ERR(cg)) {
-			*why = "cgroup= takes a cgroup v2 path, from the root of its hierarchy";
+			*why = PTR_ERR(cg) == -EOPNOTSUPP ?
+				"cgroup= needs a kernel with cgroups (CONFIG_CGROUPS)" :
+				"cgroup= takes a cgroup v2 path, from the root of its hierarchy";
 			return PTR_ERR(cg);
 		}
 		if (f->cgroup)
-			cgroup_put(f->cgroup);
+			ns_compat_cgroup_put(f->cgroup);
 		f->cgroup = cg;
 		kfree(f->cgroup_path);
 		f->cgroup_path = kstrdup(val, GFP_KERNEL);
@@ -1128,6 +1160,7 @@ static int ns_live_start_locked(char *buf, const char **why)
 	/* the handlers read the filter: none runs while it changes */
 	ns_live_filter_free(&ns_live_filter);
 	ns_live_filter = f;
+	ns_live_zero_locked();
 	atomic_set(&ns_live_sampler, 0);
 	for (k = 0; k < NS_LIVE_KINDS; k++) {
 		if (!(f.kinds & BIT(k)))
@@ -1143,6 +1176,7 @@ static int ns_live_start_locked(char *buf, const char **why)
 	if (ns_live_rcu_probe.found && (f.kinds & BIT(NS_LIVE_LOOKUP)))
 		ns_live_register(&ns_live_rcu_probe);
 	ns_live_armed = true;
+	ns_live_ever_armed = true;
 	return 0;
 }
 
@@ -1200,7 +1234,9 @@ static int ns_live_show(struct seq_file *m, void *unused)
 			if (f->kinds & BIT(k))
 				seq_printf(m, "%s%s", ns_live_kind_names[k],
 					   f->kinds >> (k + 1) ? "," : "");
-		seq_printf(m, " sample=%u rate=%u", f->sample, f->rate);
+		seq_printf(m, " sample=%u", f->sample);
+		if (f->rate)
+			seq_printf(m, " rate=%u", f->rate);
 		if (f->comm[0])
 			seq_printf(m, " comm=%s", f->comm);
 		if (f->pid)
@@ -1242,8 +1278,8 @@ static int live_release(struct inode *inode, struct file *file)
 }
 
 /*
- * "start [word...]" arms live mode (again, with new words: the
- * counters go on), "stop" disarms it, "reset" zeroes the counters.  A
+ * "start [word...]" arms live mode (again, with new words) and zeroes
+ * the counters, "stop" disarms it, "reset" zeroes the counters.  A
  * refused write changes nothing; the reason is read back first on the
  * same open file.
  */
@@ -1253,7 +1289,7 @@ static ssize_t live_write(struct file *file, const char __user *ubuf,
 	struct ns_live_file *lf = ((struct seq_file *)file->private_data)->private;
 	const char *why = "write start [word...], stop or reset";
 	char *buf, *cmd;
-	int i, err = -EINVAL;
+	int err = -EINVAL;
 
 	if (count > PAGE_SIZE)
 		return -E2BIG;
@@ -1266,8 +1302,7 @@ static ssize_t live_write(struct file *file, const char __user *ubuf,
 		ns_live_stop_locked();
 		err = 0;
 	} else if (!strcmp(cmd, "reset")) {
-		for (i = 0; i < NS_LC_NR; i++)
-			atomic_long_set(&ns_live_counters[i], 0);
+		ns_live_zero_locked();
 		err = 0;
 	} else if (!strncmp(cmd, "start", 5) && (!cmd[5] || isspace(cmd[5]))) {
 		err = ns_live_start_locked(cmd + 5, &why);
@@ -1304,11 +1339,34 @@ void ns_live_show_features(struct seq_file *m)
 	seq_printf(m, " kernel_rcu=%s via=kretprobe\n", ns_live_rcu_probe.found ?: "none");
 }
 
+/* The live= parameter's words, armed at load as `start` arms them. */
+static int ns_live_start_at_load(const char *words)
+{
+	const char *why = NULL;
+	char *buf = kstrdup(words, GFP_KERNEL);
+	int err;
+
+	if (!buf)
+		return -ENOMEM;
+	mutex_lock(&ns_live_lock);
+	err = ns_live_start_locked(buf, &why);
+	mutex_unlock(&ns_live_lock);
+	kfree(buf);
+	if (err)
+		pr_err("live=\"%s\" refused: %s (-%s)\n", words, why,
+		       ns_errno_name(-err) ?: "?");
+	else
+		pr_info("live mode armed: %s\n", words);
+	return err;
+}
+
 /*
  * At load: which walks a kretprobe can be put on (each tried, then
- * taken off again: an armed probe costs every lookup of the system).
+ * taken off again: an armed probe costs every lookup of the system);
+ * then, where the live= parameter gives words, live mode armed with
+ * them.
  */
-int ns_live_init(void)
+int ns_live_init(const char *words)
 {
 	struct ns_live_probe *p;
 	int k;
@@ -1333,7 +1391,23 @@ int ns_live_init(void)
 		ns_live_rcu_probe.found = ns_live_rcu_probe.symbol;
 		ns_live_unregister(&ns_live_rcu_probe);
 	}
-	return 0;
+	return words && *words ? ns_live_start_at_load(words) : 0;
+}
+
+/* At unload, where live mode was ever armed: what it saw since load. */
+static void ns_live_report_since_load(void)
+{
+	const atomic_long_t *n = ns_live_since_load;
+
+	pr_info("live: since load %ld lookups seen, %ld taken, %ld dropped, %ld shadowed: %ld match, %ld raced, %ld mismatch, %ld unchecked\n",
+		atomic_long_read(&n[NS_LC_SEEN]),
+		atomic_long_read(&n[NS_LC_SAMPLED]),
+		atomic_long_read(&n[NS_LC_DROPPED]),
+		atomic_long_read(&n[NS_LC_SHADOWED]),
+		atomic_long_read(&n[NS_LC_VERDICT + NS_MATCH]),
+		atomic_long_read(&n[NS_LC_VERDICT + NS_RACED]),
+		atomic_long_read(&n[NS_LC_VERDICT + NS_MISMATCH]),
+		atomic_long_read(&n[NS_LC_VERDICT + NS_UNCHECKED]));
 }
 
 /*
@@ -1348,6 +1422,8 @@ void ns_live_exit(void)
 	ns_live_stop_locked();
 	ns_live_filter_free(&ns_live_filter);
 	mutex_unlock(&ns_live_lock);
+	if (ns_live_ever_armed)
+		ns_live_report_since_load();
 	vfree(ns_live_slots);
 	ns_live_slots = NULL;
 	for (i = 0; i < NS_LIVE_SESSIONS; i++) {

@@ -164,4 +164,44 @@ ns_compat_d_alloc_parallel(struct dentry *parent, const struct qstr *name,
 #define NS_REFWALK_REFUSES_GOING	false
 #endif
 
+/*
+ * Live mode's cgroup=: the cgroup v2 hierarchy, where the kernel has
+ * cgroups at all (the debug kernel's small config has none; there the
+ * word is refused with EOPNOTSUPP).
+ */
+#ifdef CONFIG_CGROUPS
+#include <linux/cgroup.h>
+
+#define ns_compat_cgroup_get_from_path	cgroup_get_from_path
+#define ns_compat_cgroup_put		cgroup_put
+
+static inline bool ns_compat_current_in_cgroup(struct cgroup *cgrp)
+{
+	bool in;
+
+	rcu_read_lock();
+	in = cgroup_is_descendant(task_dfl_cgroup(current), cgrp);
+	rcu_read_unlock();
+	return in;
+}
+#else
+#include <linux/err.h>
+
+struct cgroup;
+
+static inline struct cgroup *ns_compat_cgroup_get_from_path(const char *path)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static inline void ns_compat_cgroup_put(struct cgroup *cgrp)
+{
+}
+
+static inline bool ns_compat_current_in_cgroup(struct cgroup *cgrp)
+{
+	return false;
+}
+#endif
+
 #endif /* NS_COMPAT_H */
