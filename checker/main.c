@@ -22,6 +22,11 @@ module_param(ksym_hide, charp, 0444);
 MODULE_PARM_DESC(ksym_hide,
 		 "kernel internals (features' ksym names, comma-separated) to do without, as on a kernel that lacks them: the walker's fallbacks");
 
+static char *live = "";
+module_param(live, charp, 0444);
+MODULE_PARM_DESC(live,
+		 "live mode armed at load with these words, as written to live after start (e.g. \"comm=git sample=10\")");
+
 static char *rcu = "auto";
 module_param(rcu, charp, 0444);
 MODULE_PARM_DESC(rcu,
@@ -129,7 +134,12 @@ static int __init namei_shadow_init(void)
 	}
 	pr_info("rcu-walk %s (%s)\n", ns_rcu_mode_names[ns_rcu_mode], ns_rcu_why);
 
-	ns_live_init();
+	err = ns_live_init(live);
+	if (err) {
+		ns_live_exit();
+		debugfs_remove_recursive(ns_debugfs_dir);
+		return err;
+	}
 	ns_debugfs_create(ns_debugfs_dir);
 	pr_info("loaded; see /sys/kernel/debug/namei_shadow/\n");
 	return 0;

@@ -25,7 +25,7 @@ struct ns_live_self {
 void ns_live_self_begin(struct ns_live_self *self);
 void ns_live_self_end(struct ns_live_self *self);
 
-int ns_live_init(void);
+int ns_live_init(const char *words);
 void ns_live_exit(void);
 void ns_live_show_features(struct seq_file *m);
 extern const struct file_operations ns_live_fops;

@@ -178,11 +178,34 @@ static void build_tree(void)
 }
 
 FIXTURE(live) {
-	int unused;
+	char armed[512];	/* the words live mode was armed with before */
 };
+
+/*
+ * Live mode as the test found it (armed for the whole suite, say: the
+ * live= parameter), to be armed again after: "start WORD..." from the
+ * state line "live armed WORD... pending=N", or "".
+ */
+static void live_armed_words(char *out, size_t size)
+{
+	FILE *f = fopen(LIVE, "r");
+	char line[512] = "", *end;
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(line, sizeof(line), f) && !strncmp(line, "live armed ", 11)) {
+		end = strstr(line, " pending=");
+		if (end)
+			*end = '\0';
+		snprintf(out, size, "start %s", line + 11);
+	}
+	fclose(f);
+}
 
 FIXTURE_SETUP(live)
 {
+	live_armed_words(self->armed, sizeof(self->armed));
 	build_tree();
 	ASSERT_EQ(0, live("stop"));
 	ASSERT_EQ(0, live("reset"));
@@ -191,6 +214,8 @@ FIXTURE_SETUP(live)
 FIXTURE_TEARDOWN(live)
 {
 	live("stop");
+	if (self->armed[0] && live(self->armed))
+		fprintf(stderr, "# could not arm live mode again: %s\n", self->armed);
 	umount2(L "/mnt", MNT_DETACH);
 	umount2("/tmp", MNT_DETACH);
 }

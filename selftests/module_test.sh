@@ -13,7 +13,7 @@ dir=/sys/kernel/debug/namei_shadow
 ksym_lines() { grep -E '^(ksym|export) ' "$dir/features"; }
 
 ktap_print_header
-ktap_set_plan 13
+ktap_set_plan 15
 
 if ns_loaded && ! ns_unload; then
 	ktap_exit_fail_msg "namei_shadow is loaded and rmmod cannot unload it"
@@ -203,6 +203,35 @@ EOF2
 	[ $ok = 1 ] && ! ns_loaded
 }
 ktap_test_result "rmmod while live mode is armed: refused while a lookup is pending, then unloads" live_rmmod
+
+# live= at load: a bad word fails the load with its reason in the log;
+# good words arm live mode as `start` does, and the unload says what it
+# saw since load.
+dmesg -C
+if NS_LIVE= ns_load 'live="comm=nsmod-live sample=0"' 2>/dev/null; then
+	rmmod namei_shadow
+	ktap_test_fail "a bad live= word is refused"
+else
+	ktap_test_result "a bad live= word fails the load with its reason, leaving nothing behind" \
+		eval 'dmesg | grep -q "live=\"comm=nsmod-live sample=0\" refused: sample= takes N >= 1: one lookup in N (-EINVAL)" && ! ns_loaded && [ ! -e "$dir" ]'
+fi
+
+live_at_load() {
+	local bin=/tmp/nsmod-live since n
+	cp "$(command -v stat)" $bin || return 1
+	dmesg -C
+	NS_LIVE= ns_load 'live="comm=nsmod-live kinds=lookup"' || return 1
+	grep '^live armed kinds=lookup sample=1 comm=nsmod-live pending=' "$dir/live" >/dev/null ||
+		{ head -1 "$dir/live" | sed 's/^/# /'; rmmod namei_shadow; return 1; }
+	$bin / /etc /nonexistent >/dev/null 2>&1
+	rmmod namei_shadow || return 1
+	rm -f $bin
+	since=$(dmesg | grep -o 'live: since load .*')
+	echo "# $since"
+	n=$(printf '%s\n' "$since" | sed -n 's/^live: since load \([0-9]*\) lookups seen, \1 taken, 0 dropped, \1 shadowed: \([0-9]*\) match, 0 raced, 0 mismatch, 0 unchecked$/\2/p')
+	[ "${n:-0}" -ge 3 ]
+}
+ktap_test_result "live= arms live mode at load; the unload reports its lookups (stat's three among them, all match)" live_at_load
 
 cycles_ok=true
 for i in 1 2 3; do

@@ -27,10 +27,17 @@ __attribute__((constructor)) static void ns_load_module(void)
 		return;
 	pid = fork();
 	if (pid == 0) {
+		/* live mode armed at load with NS_LIVE's words, as ns_load does */
+		const char *words = getenv("NS_LIVE");
+		char live[512] = "";
+
+		if (words && *words)
+			snprintf(live, sizeof(live), "live=\"%s\"", words);
 		if (ko && *ko)
-			execlp("insmod", "insmod", ko, (char *)NULL);
+			execlp("insmod", "insmod", ko, live[0] ? live : NULL, (char *)NULL);
 		else
-			execlp("modprobe", "modprobe", "namei_shadow", (char *)NULL);
+			execlp("modprobe", "modprobe", "namei_shadow", live[0] ? live : NULL,
+			       (char *)NULL);
 		_exit(127);
 	}
 	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&

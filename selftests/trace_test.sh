@@ -15,6 +15,8 @@ fi
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/ns_module.sh"
 ns_loaded || ns_load || ktap_exit_fail_msg "namei_shadow is not loaded, and loading $(ns_ko) failed"
+# the scripts count the events of the workload's walks alone
+ns_live_pause
 
 D=/sys/kernel/debug/namei_shadow
 T=/sys/kernel/tracing
@@ -198,4 +200,5 @@ check "after rmmod the trace buffer, holding its events, still reads" after_rmmo
 
 umount $S/proc $S/mnt /mnt
 rm -rf "$out"
+ns_live_resume
 ktap_finished

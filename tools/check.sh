@@ -63,7 +63,7 @@ suite() {
 	local rel=$1
 	"$top/tools/build-module.sh" "$rel" >/dev/null || return 1
 	local limit=600
-	[ "$rel" = "$NS_DEBUG_KERNEL" ] && limit=1800	# KASAN+lockdep under TCG
+	[ "$rel" = "$NS_DEBUG_KERNEL" ] && limit=2400	# KASAN+lockdep under TCG
 	"$top/tools/vm-run.sh" -k "$rel" -t "$limit" \
 		bash "$top/tools/ksft-guest.sh" "$top/build/kselftest" "$top/build/$rel/module"
 }

@@ -20,8 +20,15 @@ kmemleak=/sys/kernel/debug/kmemleak
 
 export NS_KO=$mod_dir/namei-shadow.ko
 export NS_TESTMODS=${NS_TESTMODS:-$(dirname "$mod_dir")/testmods}
-# The debug kernel is slow: fewer walks in the race loops.
-[ -e "$kmemleak" ] && export NS_RACE_SCALE=${NS_RACE_SCALE:-0.1}
+# The debug kernel is slow: fewer walks in the race loops.  There the
+# suite also runs with live mode armed for its own processes, at every
+# load of the module (ns_load and ns_module.h pass NS_LIVE as live=):
+# one lookup in ten they make is walked again, under KASAN, lockdep and
+# kmemleak, and each unload says in the kernel log what live mode saw.
+if [ -e "$kmemleak" ]; then
+	export NS_RACE_SCALE=${NS_RACE_SCALE:-0.1}
+	export NS_LIVE=${NS_LIVE-sample=10}
+fi
 
 # Leaks from before the suite (boot) are not ours.  The automatic scans
 # (each about 7 s of a core under TCG) would find nothing the two scans
@@ -35,7 +42,12 @@ if [ -n "${NS_SELFTEST_INJECT:-}" ]; then
 	insmod "$NS_SELFTEST_INJECT"
 fi
 
-insmod "$NS_KO" || { echo "not ok 1 insmod $NS_KO"; exit 1; }
+NS_KSFT_DIR=$ksft . "$ksft/namei_shadow/ns_module.sh"
+# the kernel log as the suite goes (the ring buffer does not keep it all)
+klog=$(mktemp)
+dmesg --follow --notime >"$klog" 2>/dev/null &
+klog_pid=$!
+ns_load || { echo "not ok 1 insmod $NS_KO"; exit 1; }
 out=$(mktemp)
 "$ksft/run_kselftest.sh" | tee "$out"
 
@@ -53,5 +65,23 @@ done < <(sed -n 's/^ok [0-9]* selftests: namei_shadow: \([^ ]*\) # SKIP.*/\1/p' 
 	echo "not ok $((n + 1)) run_kselftest.sh ran fewer programs than kselftest-list.txt lists"
 	failed=1
 }
-rm -f "$out"
+# Live mode armed for the suite: what each load saw, said at its
+# unload; a mismatch among the suite's own lookups fails the run.
+if [ -n "${NS_LIVE:-}" ]; then
+	! ns_loaded || rmmod namei_shadow
+	sleep 1
+	n=$(grep -c -E '^(not )?ok [0-9]+ ' "$out")
+	grep -o 'live: since load .*' "$klog" | sed 's/^/# /'
+	if ! grep -q -E 'live: since load [1-9][0-9]* lookups seen' "$klog"; then
+		echo "not ok $((n + 1)) live mode, armed for the suite, saw none of its lookups"
+		failed=1
+	elif grep -q -E 'live: since load .* [1-9][0-9]* mismatch' "$klog"; then
+		echo "not ok $((n + 1)) live mode, armed for the suite, found mismatches in its lookups"
+		failed=1
+	else
+		echo "ok $((n + 1)) live mode, armed for the suite: its lookups walked again, no mismatch"
+	fi
+fi
+kill $klog_pid 2>/dev/null
+rm -f "$out" "$klog"
 exit $failed

@@ -40,10 +40,10 @@ result $? "modprobe namei_shadow loads the package's module, $ver, from updates/
 # each parameter, with its description: "name:description (type)"
 parms=$(in_root modinfo -F parm namei_shadow)
 printf '%s\n' "$parms" | sed 's/^/# parm /'
-for p in ksym_source ksym_hide rcu; do
+for p in ksym_source ksym_hide rcu live; do
 	printf '%s\n' "$parms" | grep -q -E "^$p:[^ ].{10,} \(charp\)$" || false
 done
-result $? "modinfo documents its parameters (ksym_source, ksym_hide, rcu)"
+result $? "modinfo documents its parameters (ksym_source, ksym_hide, rcu, live)"
 
 rmmod namei_shadow
 # two programs that need nothing the root may lack (no loop device, no
