@@ -376,17 +376,6 @@ FIXTURE_TEARDOWN(churn)
 {
 }
 
-/* The inode number a fresh tmpfs gives its root, as mounted on @dir. */
-static unsigned long tmpfs_root_ino(const char *dir)
-{
-	struct stat st;
-
-	must(!mount("nsc-probe", dir, "tmpfs", 0, NULL), "probe tmpfs");
-	must(!stat(dir, &st), dir);
-	must(!umount2(dir, 0), "probe tmpfs umount");
-	return st.st_ino;
-}
-
 TEST_F_TIMEOUT(churn, everything_at_once, 900)
 {
 	static const struct {

@@ -211,6 +211,20 @@ static inline void mkdir_p(const char *path, mode_t mode)
 }
 
 /*
+ * The inode number a fresh tmpfs gives its root, as mounted on @dir:
+ * the answer of a walk that lands on a tmpfs mounted there by a race.
+ */
+static inline unsigned long tmpfs_root_ino(const char *dir)
+{
+	struct stat st;
+
+	must(!mount("ns-probe", dir, "tmpfs", 0, NULL), "probe tmpfs");
+	must(!stat(dir, &st), dir);
+	must(!umount2(dir, 0), "probe tmpfs umount");
+	return st.st_ino;
+}
+
+/*
  * A private mount namespace with a fresh tmpfs on /tmp (named @name, as
  * mounts show it): the scratch trees live there, and whatever the test
  * mounts goes with the namespace.

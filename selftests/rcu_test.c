@@ -563,17 +563,6 @@ static void race(struct __test_metadata *_metadata, int fd, int (*body)(void),
 	EXPECT_LT(0, changes);
 }
 
-/* The inode number a fresh tmpfs gives its root, as mounted on @dir. */
-static unsigned long tmpfs_root_ino(const char *dir)
-{
-	struct stat st;
-
-	must(!mount("nsr-probe", dir, "tmpfs", 0, NULL), "probe tmpfs");
-	must(!stat(dir, &st), dir);
-	must(!umount2(dir, 0), "probe tmpfs umount");
-	return st.st_ino;
-}
-
 TEST_F_TIMEOUT(rcu, races, 900)
 {
 	struct answers exchange = {}, up = {}, into = {}, link = {};
