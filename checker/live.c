@@ -302,13 +302,17 @@ static bool ns_live_task_wanted(void)
 	return !ns_live_is_self();
 }
 
-/* Is this walk of the current task's one live mode takes (kinds=, sample=, rate=)? */
-static bool ns_live_wanted(enum ns_live_kind kind)
+/*
+ * Is this walk of the current task's one live mode takes (kinds=,
+ * sample=, rate=)?  A name getname() refused is no walk: the kernel
+ * returns its error without one, and it is not counted as seen.
+ */
+static bool ns_live_wanted(enum ns_live_kind kind, const struct filename *name)
 {
 	const struct ns_live_filter *f = &ns_live_filter;
 	unsigned long now;
 
-	if (!(f->kinds & BIT(kind)) || !ns_live_task_wanted())
+	if (IS_ERR_OR_NULL(name) || !(f->kinds & BIT(kind)) || !ns_live_task_wanted())
 		return false;
 	ns_live_count(NS_LC_SEEN);
 	if (f->sample > 1 &&
@@ -487,8 +491,6 @@ static void ns_live_queue(struct ns_live_lookup *e, const struct ns_live_call *c
 /* The probed call's arguments are noted: take its lookup at its return. */
 static int ns_live_enter(struct ns_live_call *call)
 {
-	if (IS_ERR_OR_NULL(call->name))
-		return 1;
 	ns_live_note_start(call);
 	ns_live_count(NS_LC_SAMPLED);
 	return 0;
@@ -499,10 +501,10 @@ static int ns_live_lookup_entry(struct kretprobe_instance *ri, struct pt_regs *r
 {
 	struct ns_live_call *call = (void *)ri->data;
 
-	if (!ns_live_wanted(NS_LIVE_LOOKUP))
+	call->name = (struct filename *)regs_get_kernel_argument(regs, 1);
+	if (!ns_live_wanted(NS_LIVE_LOOKUP, call->name))
 		return 1;
 	call->dfd = regs_get_kernel_argument(regs, 0);
-	call->name = (struct filename *)regs_get_kernel_argument(regs, 1);
 	call->flags = regs_get_kernel_argument(regs, 2);
 	call->out = (struct path *)regs_get_kernel_argument(regs, 3);
 	call->root = (const struct path *)regs_get_kernel_argument(regs, 4);
@@ -526,10 +528,10 @@ static int ns_live_parent_entry(struct kretprobe_instance *ri, struct pt_regs *r
 {
 	struct ns_live_call *call = (void *)ri->data;
 
-	if (!ns_live_wanted(NS_LIVE_PARENT))
+	call->name = (struct filename *)regs_get_kernel_argument(regs, 1);
+	if (!ns_live_wanted(NS_LIVE_PARENT, call->name))
 		return 1;
 	call->dfd = regs_get_kernel_argument(regs, 0);
-	call->name = (struct filename *)regs_get_kernel_argument(regs, 1);
 	call->flags = regs_get_kernel_argument(regs, 2);
 	call->out = (struct path *)regs_get_kernel_argument(regs, 3);
 	call->last = (struct qstr *)regs_get_kernel_argument(regs, 4);
@@ -577,10 +579,10 @@ static int ns_live_open_entry(struct kretprobe_instance *ri, struct pt_regs *reg
 	struct ns_live_call *call = (void *)ri->data;
 	const struct ns_kernel_open_flags *op;
 
-	if (!ns_live_wanted(NS_LIVE_OPEN))
+	call->name = (struct filename *)regs_get_kernel_argument(regs, 1);
+	if (!ns_live_wanted(NS_LIVE_OPEN, call->name))
 		return 1;
 	call->dfd = regs_get_kernel_argument(regs, 0);
-	call->name = (struct filename *)regs_get_kernel_argument(regs, 1);
 	op = (const void *)regs_get_kernel_argument(regs, 2);
 	call->op = op;
 	call->flags = op->lookup_flags;
