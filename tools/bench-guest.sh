@@ -6,7 +6,11 @@
 # "quick": tmpfs only, without the batch (make check's smoke run).
 # Prints one line per cell and repeat:
 #   cell <fs> <series> <x> <walker> <median> <p90> <min> <runs> <err>
-# and, for the batch, "batch <repeat> <requests> <ns>".  A hot cell's
+# for the batch, "batch <repeat> <requests> <ns>", and for live mode
+#   live <workload> <setting> <repeat> <ns> <seen> <taken> <dropped>
+#        <shadowed> <match> <raced> <mismatch> <unchecked>
+# (setting: off; probes, armed for no task; sample=100; sample=1; the
+# four take turns in each repeat, on the same warm caches).  A hot cell's
 # walkers take turns on the same warm dcache; a cold cell (fs
 # "<fs>-cold": ext4 and the 9p root -- tmpfs has nothing to drop) times
 # one walk of each walker after drop_caches.
@@ -19,6 +23,7 @@ quick=${4:-}
 # a cold walk is one walk: more repeats for its spread
 cold_repeats=$((repeats < 7 ? 7 : repeats))
 B=/sys/kernel/debug/namei_shadow/bench
+tree=$(cd "$(dirname "$0")/.." && pwd)	# the tree, over the 9p root
 T=/tmp/bench
 EV=/sys/kernel/tracing/events/namei_shadow/enable
 
@@ -152,15 +157,84 @@ if [ -z "$quick" ] && [ -w "$EV" ]; then
 	echo 0 >"$EV"
 fi
 
-# batch: checked requests per second, 4096 requests of depth 8
+# batch: checked requests per second, requests of depth 8, as many as
+# one write of `batch` takes (features: batch max_bytes= max_requests=),
+# in one write (dd: cat would split it where its buffer ends)
 req=$T/tmpfs/$(depth_path 8)
+F=/sys/kernel/debug/namei_shadow/features
+max_bytes=$(sed -n 's/^batch max_bytes=\([0-9]*\) .*/\1/p' $F)
+max_requests=$(sed -n 's/^batch .* max_requests=\([0-9]*\)$/\1/p' $F)
+n=$((max_bytes / (${#req} + 1)))
+[ "$n" -le "$max_requests" ] || n=$max_requests
 [ -n "$quick" ] || for r in $(seq 1 "$repeats"); do
-	yes "$req" | head -n 4096 >$T/batch.in
+	yes "$req" | head -n "$n" >$T/batch.in
 	t0=$(date +%s%N)
-	cat $T/batch.in >/sys/kernel/debug/namei_shadow/batch
+	dd if=$T/batch.in of=/sys/kernel/debug/namei_shadow/batch bs=$max_bytes \
+		count=1 status=none || { echo "bench-guest: the batch was refused" >&2; exit 1; }
 	t1=$(date +%s%N)
-	echo "batch $r 4096 $((t1 - t0))"
+	echo "batch $r $n $((t1 - t0))"
 done
+
+# Live mode on real programs' lookups: each workload timed with live
+# mode off, armed for no task (comm= that no task has: the probes'
+# cost alone), at sample=100 and at sample=1, the four taking turns in
+# each repeat on warm caches; the counters of each armed run.
+L=/sys/kernel/debug/namei_shadow/live
+live_counter() { sed -n "s/^$1 \([0-9]*\)\$/\1/p" "$L"; }
+live_run() {
+	local name=$1 setting=$2 r=$3 words=$4 t0 t1 c
+	shift 4
+	case $setting in
+	off) ;;
+	probes) echo "start comm=ns-nobody" >"$L" || return 1 ;;
+	*) echo "start $words $setting" >"$L" || return 1 ;;
+	esac
+	t0=$(date +%s%N)
+	"$@" >/dev/null 2>&1
+	t1=$(date +%s%N)
+	[ "$setting" = off ] || echo stop >"$L"
+	printf 'live %s %s %s %s' "$name" "$setting" "$r" "$((t1 - t0))"
+	for c in seen sampled dropped shadowed verdict_match verdict_raced \
+		 verdict_mismatch verdict_unchecked; do
+		printf ' %s' "$(case $setting in off|probes) echo 0 ;; *) live_counter "$c" ;; esac)"
+	done
+	echo
+}
+live_workload() {
+	local name=$1 words=$2 r s
+	shift 2
+	"$@" >/dev/null 2>&1	# warm the caches
+	for r in $(seq 1 "$repeats"); do
+		for s in off probes sample=100 sample=1; do
+			live_run "$name" "$s" "$r" "$words" "$@" || return 1
+		done
+	done
+}
+# A checkout of 3,000 files in 30 directories, committed, at @1.
+make_checkout() {
+	local d i
+	git init -q "$1" || return 1
+	for d in $(seq -w 1 30); do
+		mkdir -p "$1/src$d"
+		for i in $(seq -w 1 100); do echo "$d $i" >"$1/src$d/f$i.c"; done
+	done
+	git -C "$1" add -A &&
+	git -C "$1" -c user.name=bench -c user.email=bench@localhost commit -q -m tree
+}
+if [ -z "$quick" ] && [ -e "$L" ]; then
+	gitc() { git -C "$1" -c safe.directory='*' status --porcelain; }
+	make_checkout $T/tmpfs/repo && live_workload git-status-tmpfs comm=git gitc $T/tmpfs/repo
+	if mountpoint -q $T/ext4 && cp -a $T/tmpfs/repo $T/ext4/repo; then
+		live_workload git-status-ext4 comm=git gitc $T/ext4/repo
+	fi
+	cp -a /usr/share/doc $T/doc
+	live_workload ls-lR-tmpfs comm=ls ls -lR $T/doc
+	live_workload find-usr-9p comm=find find /usr -xdev
+	dpkg_L() { dpkg-query -L $(dpkg-query -W -f '${Package} '); }
+	live_workload dpkg-L-all comm=dpkg-query dpkg_L
+	rm -rf $T/doc $T/tmpfs/repo
+	mountpoint -q $T/ext4 && rm -rf $T/ext4/repo
+fi
 
 umount $T/tmpfs/m
 mountpoint -q $T/ext4 && { umount $T/ext4/m; umount $T/ext4; }

@@ -3,12 +3,16 @@
 """bench-report.py RELEASE CELLS SVG STACK - make bench's table and plot.
 
 CELLS is tools/bench-guest.sh's output: "cell FS SERIES X WALKER MEDIAN
-P90 MIN RUNS ERR" per cell, walker and repeat, and "batch R N NS".
+P90 MIN RUNS ERR" per cell, walker and repeat, "batch R N NS", and
+"live WORKLOAD SETTING R NS SEEN TAKEN DROPPED SHADOWED MATCH RACED
+MISMATCH UNCHECKED" per live-mode run.
 Prints the release's table: per cell the median ns/lookup of each
 walker (the median of the repeats' medians) and the ratios to the
 kernel, with their range over the repeats; the cost per component and
 per link (slopes of the depth and chained-link series); batch
-throughput; the stack footprint.  Writes the plot to SVG with gnuplot,
+throughput; live mode's cost on real programs (each armed run's time
+over the unarmed run of the same repeat) and its counts; the stack
+footprint.  Writes the plot to SVG with gnuplot,
 and as text beside it (.txt, gnuplot's dumb terminal).
 """
 import statistics
@@ -24,6 +28,7 @@ def load(path):
     errs = {}
     batch = []
     order = []
+    live = defaultdict(list)  # (workload, setting) -> [(ns, counts...)]
     with open(path) as f:
         for line in f:
             w = line.split()
@@ -35,7 +40,36 @@ def load(path):
                 errs[(key, w[4])] = w[9]
             elif len(w) == 4 and w[0] == "batch":
                 batch.append(int(w[2]) * 1e9 / int(w[3]))
-    return cells, errs, batch, order
+            elif len(w) == 13 and w[0] == "live":
+                live[(w[1], w[2])].append([int(v) for v in w[4:]])
+    return cells, errs, batch, order, live
+
+
+def live_table(live):
+    """Live mode: each workload's time armed over unarmed (same repeat), and its counts."""
+    workloads = list(dict.fromkeys(k[0] for k in live))
+    if not workloads:
+        return
+    print("live mode: a workload's time at each setting over its time off (the same repeat),")
+    print("median (min-max); probes: armed for no task; lookups/s: seen over the run's time;")
+    print("counts summed over the repeats")
+    print("%-16s %-10s %8s  %-17s %9s %8s %8s %8s %6s %5s %5s %5s" %
+          ("workload", "setting", "off ms", "time/off", "lookups/s", "seen", "taken",
+           "shadowed", "raced", "mism", "unch", "drop"))
+    for wl in workloads:
+        off = [r[0] for r in live.get((wl, "off"), [])]
+        for setting in ("probes", "sample=100", "sample=1"):
+            runs = live.get((wl, setting), [])
+            if not runs or not off:
+                continue
+            ratio = [r[0] / o for r, o in zip(runs, off) if o]
+            tot = [sum(r[i] for r in runs) for i in range(1, 9)]
+            seen, taken, dropped, shadowed, _, raced, mism, unch = tot
+            rate = statistics.median(r[1] * 1e9 / r[0] for r in runs if r[0])
+            print("%-16s %-10s %8.0f  %-17s %9s %8d %8d %8d %6d %5d %5d %5d" %
+                  (wl, setting, statistics.median(off) / 1e6, fmt_ratio(ratio),
+                   "%.0f" % rate if seen else "-", seen, taken, shadowed, raced, mism,
+                   unch, dropped))
 
 
 def ratios(cell, walker):
@@ -59,7 +93,7 @@ def fmt_ratio(r):
 
 def main():
     rel, path, svg, stack = sys.argv[1:5]
-    cells, errs, batch, order = load(path)
+    cells, errs, batch, order, live = load(path)
     def most_repeats(cold):
         return max((len(v) for k, c in cells.items() if k[0].endswith("-cold") == cold
                     for v in c.values()), default=0)
@@ -91,6 +125,7 @@ def main():
     if batch:
         print("batch: %.0f checked requests/s (depth 8; %d runs, %.0f-%.0f)" %
               (statistics.median(batch), len(batch), min(batch), max(batch)))
+    live_table(live)
     print("stack: %s" % stack)
     print()
     plot(cells, rel, svg)
