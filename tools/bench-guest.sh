@@ -227,8 +227,14 @@ if [ -z "$quick" ] && [ -e "$L" ]; then
 	if mountpoint -q $T/ext4 && cp -a $T/tmpfs/repo $T/ext4/repo; then
 		live_workload git-status-ext4 comm=git gitc $T/ext4/repo
 	fi
+	# ls -lR by absolute names (each walk starts on the 9p root, and
+	# revalidates /tmp there: a round trip to the host, for the
+	# shadow's walk as for the kernel's) and by names relative to a cwd
+	# on the tmpfs (no 9p in the walk)
 	cp -a /usr/share/doc $T/doc
-	live_workload ls-lR-tmpfs comm=ls ls -lR $T/doc
+	live_workload ls-lR-tmpfs-abs comm=ls ls -lR $T/doc
+	lsrel() { (cd "$1" && ls -lR .); }
+	live_workload ls-lR-tmpfs-rel comm=ls lsrel $T/doc
 	live_workload find-usr-9p comm=find find /usr -xdev
 	dpkg_L() { dpkg-query -L $(dpkg-query -W -f '${Package} '); }
 	live_workload dpkg-L-all comm=dpkg-query dpkg_L
