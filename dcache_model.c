@@ -12,6 +12,7 @@
  */
 
 #include <linux/dcache.h>
+#include <linux/fdtable.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/fs_struct.h>
@@ -329,22 +330,6 @@ void ns_vfs_get_root(struct path *root)
 void ns_vfs_get_pwd(struct path *pwd)
 {
 	get_fs_pwd(current->fs, pwd);
-}
-
-/* fget_raw(), as openat() takes its fd: O_PATH descriptors included. */
-int ns_vfs_get_fd_path(int fd, struct path *path)
-{
-	struct file *file;
-
-	if (fd < 0)
-		return -EBADF;
-	file = fget_raw(fd);
-	if (!file)
-		return -EBADF;
-	*path = file->f_path;
-	path_get(path);
-	fput(file);
-	return 0;
 }
 
 /*
@@ -849,29 +834,35 @@ bool ns_vfs_same_name(struct dentry *a, struct dentry *b)
 }
 
 /*
- * A request's start, pinned: the writer's root, and its cwd or the file
- * of its at= descriptor, taken once into a private fs_struct that the
- * writer's task uses while the request runs.  The shadow and the
- * kernel's own walks then start from the same place, which no thread of
- * the writer can move: chdir(), chroot() and dup2() act on the writer's
- * shared fs_struct and descriptor table, not on this one.  Only the
- * task itself reads current->fs; others (/proc/PID/cwd) take task_lock.
+ * A request's start, pinned: the writer's root and cwd, taken once into
+ * a private fs_struct that the writer's task uses while the request
+ * runs, and the file of its at= descriptor, held.  The shadow and the
+ * kernel's own walks then start from the same place: chdir() and
+ * chroot() by another thread of the writer act on its shared fs_struct,
+ * not on this one.  Only the task itself reads current->fs; others
+ * (/proc/PID/cwd) take task_lock.  The kernel takes an at= start from a
+ * descriptor, as openat() does: the file is installed at the writer's
+ * lowest free one too, where dup2() onto the at= number cannot reach
+ * it (a writer with none free leaves the kernel unasked).
  */
 int ns_vfs_start_enter(struct ns_start *st, int dfd)
 {
 	struct fs_struct *fs = current->fs;
-	int err = 0;
 
-	memset(&st->fs, 0, sizeof(st->fs));
+	memset(st, 0, sizeof(*st));
+	st->kfd = -EBADF;
+	if (dfd != AT_FDCWD) {
+		st->file = dfd < 0 ? NULL : fget_raw(dfd);
+		if (!st->file)
+			return -EBADF;
+		st->kfd = get_unused_fd_flags(O_CLOEXEC);
+		if (st->kfd >= 0)
+			fd_install(st->kfd, get_file(st->file));
+	}
 	st->fs.users = 1;
 	ns_compat_fs_struct_init(&st->fs);
 	st->fs.umask = READ_ONCE(fs->umask);
-	if (dfd == AT_FDCWD)
-		get_fs_pwd(fs, &st->fs.pwd);
-	else
-		err = ns_vfs_get_fd_path(dfd, &st->fs.pwd);
-	if (err)
-		return err;
+	get_fs_pwd(fs, &st->fs.pwd);
 	get_fs_root(fs, &st->fs.root);
 	task_lock(current);
 	st->writer = current->fs;
@@ -880,19 +871,39 @@ int ns_vfs_start_enter(struct ns_start *st, int dfd)
 	return 0;
 }
 
+/* The kernel's copy of the at= descriptor no longer holds the pinned file. */
+bool ns_vfs_start_moved(const struct ns_start *st)
+{
+	struct file *file;
+
+	if (st->kfd < 0)
+		return false;
+	file = fget_raw(st->kfd);
+	if (file)
+		fput(file);
+	return file != st->file;
+}
+
 void ns_vfs_start_leave(struct ns_start *st)
 {
 	task_lock(current);
 	current->fs = st->writer;
 	task_unlock(current);
+	/* closed only while it is still the copy: never a file of the writer's */
+	if (st->kfd >= 0 && !ns_vfs_start_moved(st))
+		close_fd(st->kfd);
+	if (st->uname)
+		vm_munmap(st->uname, PAGE_SIZE);
+	if (st->file)
+		fput(st->file);
 	path_put(&st->fs.root);
 	path_put(&st->fs.pwd);
 }
 
-/* The start is not a directory: a relative name cannot be walked from it. */
-bool ns_vfs_start_is_dir(const struct ns_start *st)
+/* The start of a relative name: the at= descriptor's file, or the cwd. */
+const struct path *ns_vfs_start_path(const struct ns_start *st)
 {
-	return d_can_lookup(st->fs.pwd.dentry);
+	return st->file ? &st->file->f_path : &st->fs.pwd;
 }
 
 static seqlock_t *ns_mount_lock(void)

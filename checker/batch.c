@@ -101,7 +101,7 @@ static void ns_batch_one(struct ns_batch *b, struct ns_buf *sb, int n,
 	if (sum.checked)
 		ns_put_errno(sb, sum.kernel_err);
 	else
-		ns_puts(sb, "none");
+		ns_printf(sb, "none reason=%s", sum.unchecked);
 	ns_printf(sb, " mode=%s", ns_mode_names[sum.wi.mode]);
 	if (sum.wi.unlazy_reason)
 		ns_printf(sb, " unlazy=%s@%d", ns_why_names[sum.wi.unlazy_reason],

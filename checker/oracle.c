@@ -18,41 +18,86 @@
 #include "ns_compat.h"
 
 /*
- * The empty name without AT_EMPTY_PATH, which getname() refuses before
- * any walk: user_path_at() wants the name in the writer's memory, as
- * openat(2) passes it.  Map a private anonymous page in the writer's
- * address space (zeroed: the empty string), ask, and unmap it.  A
- * writer with no room for it (RLIMIT_AS) leaves the kernel unasked.
+ * The name in the writer's own memory, as openat(2) passes it, for the
+ * kernel functions that take a descriptor (user_path_at()): a private
+ * anonymous page mapped in the writer's address space once per check
+ * (unmapped as the start is left), the name copied in, NULL if that
+ * cannot be done (@a says why).
  */
-static void ns_oracle_getname_empty(struct ns_answer *a)
+static const char __user *
+ns_oracle_user_name(struct ns_start *st, const char *name, struct ns_answer *a)
 {
+	size_t len = strlen(name) + 1;
 	unsigned long addr;
 
-	a->oracle = "user_path_at";
 	if (!current->mm) {
 		a->unanswered = "writer-has-no-memory";
-		return;
+		return NULL;
 	}
-	addr = vm_mmap(NULL, 0, PAGE_SIZE, PROT_READ,
-		       MAP_ANONYMOUS | MAP_PRIVATE, 0);
-	if (IS_ERR_VALUE(addr)) {
+	if (!st->uname) {
+		addr = vm_mmap(NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			       MAP_ANONYMOUS | MAP_PRIVATE, 0);
+		if (IS_ERR_VALUE(addr)) {
+			a->unanswered = "no-room-in-writer-for-the-name";
+			return NULL;
+		}
+		st->uname = addr;
+	}
+	if (len > PAGE_SIZE || copy_to_user((char __user *)st->uname, name, len)) {
 		a->unanswered = "no-room-in-writer-for-the-name";
-		return;
+		return NULL;
 	}
-	a->err = user_path_at(AT_FDCWD, (const char __user *)addr, 0, &a->path);
-	vm_munmap(addr, PAGE_SIZE);
+	return (const char __user *)st->uname;
+}
+
+/* The writer's memory at @uname still holds @name. */
+static bool ns_user_name_is(const char __user *uname, const char *name)
+{
+	size_t left = strlen(name) + 1, n;
+	char back[64];
+
+	for (; left; left -= n, uname += n, name += n) {
+		n = min(left, sizeof(back));
+		if (copy_from_user(back, uname, n) || memcmp(back, name, n))
+			return false;
+	}
+	return true;
 }
 
 /*
- * The kernel's lookup, from the request's pinned start: kern_path()
- * walks from current->fs, which is the pinned one while the request
- * runs -- its root, and its cwd or at= file as the pwd.
+ * The kernel's lookup of @name from the start the request pinned: its
+ * root and cwd are the writer's current->fs while it runs; an at= start
+ * is the pinned file, at the writer's descriptor kept for the kernel.
+ * From the cwd, kern_path(); from a descriptor, and for the empty name
+ * getname() refuses (kern_path() would not), user_path_at() with the
+ * name in the writer's memory, read back after the walk: a thread that
+ * wrote over it leaves the kernel's answer unasked.
  */
-static void ns_oracle_lookup(const char *name, unsigned int flags,
-			     struct ns_answer *a)
+static void ns_oracle_lookup(struct ns_start *st, const char *name,
+			     unsigned int flags, struct ns_answer *a)
 {
-	a->oracle = "kern_path";
-	a->err = kern_path(name, flags, &a->path);
+	const char __user *uname;
+
+	if (!st->file && !ns_walk_name_refused(name, flags)) {
+		a->oracle = "kern_path";
+		a->err = kern_path(name, flags, &a->path);
+		return;
+	}
+	a->oracle = "user_path_at";
+	if (st->file && st->kfd < 0) {
+		a->unanswered = "no-free-descriptor-in-writer";
+		return;
+	}
+	uname = ns_oracle_user_name(st, name, a);
+	if (!uname)
+		return;
+	a->err = user_path_at(st->file ? st->kfd : AT_FDCWD, uname, flags,
+			      &a->path);
+	if (!ns_user_name_is(uname, name)) {
+		if (!a->err)
+			path_put(&a->path);
+		a->unanswered = "name-changed-in-writer-memory";
+	}
 }
 
 /*
@@ -89,13 +134,15 @@ static enum ns_last_type ns_split_last(const char *name, char **dir,
 
 /*
  * The parent oracle.  Where the kernel exports its own path_parentat
- * (vfs_path_parent_lookup) it answers; otherwise, and for the types it
- * will not return, the directory is looked up by the kernel as
- * "<dirname>/." -- which searches it, follows links to it and wants a
- * directory, exactly as link_path_walk treats it -- and the last
- * component is split off the name by text.
+ * (vfs_path_parent_lookup) it answers, from the cwd (it takes no
+ * descriptor); otherwise, and for the types it will not return, the
+ * directory is looked up by the kernel as "<dirname>/." -- which
+ * searches it, follows links to it and wants a directory, exactly as
+ * link_path_walk treats it -- and the last component is split off the
+ * name by text.
  */
-static void ns_oracle_parent(const struct ns_walk_req *req, struct ns_answer *a)
+static void ns_oracle_parent(const struct ns_walk_req *req,
+			     struct ns_start *st, struct ns_answer *a)
 {
 	char *dir = NULL, *last = NULL;
 	enum ns_last_type type;
@@ -105,7 +152,7 @@ static void ns_oracle_parent(const struct ns_walk_req *req, struct ns_answer *a)
 		a->err = -ENOMEM;
 		goto out;
 	}
-	if (*req->name && type == NS_LAST_NORM) {
+	if (!st->file && type == NS_LAST_NORM) {
 		struct filename *fn = getname_kernel(req->name);
 		struct qstr q;
 
@@ -126,9 +173,9 @@ static void ns_oracle_parent(const struct ns_walk_req *req, struct ns_answer *a)
 		}
 		goto out;
 	}
-	ns_oracle_lookup(dir, req->flags & ~LOOKUP_FOLLOW, a);
-	a->oracle = "kern_path-dirname";
-	if (!a->err) {
+	ns_oracle_lookup(st, dir, req->flags & ~LOOKUP_FOLLOW, a);
+	a->oracle = st->file ? "user_path_at-dirname" : "kern_path-dirname";
+	if (!a->err && !a->unanswered) {
 		a->last = last;
 		a->last_type = type;
 		last = NULL;
@@ -142,13 +189,25 @@ out:
  * The open oracle, for opens that create nothing: the kernel opens the
  * same name O_PATH (with the request's O_NOFOLLOW and O_DIRECTORY) --
  * which resolves it exactly as open(2) would, but opens nothing that
- * could have an effect -- and the object must be the shadow's.
+ * could have an effect -- and the object must be the shadow's.  From a
+ * descriptor, which filp_open() does not take, the same walk is asked
+ * of user_path_at() with the lookup flags build_open_flags() gives an
+ * O_PATH open: LOOKUP_FOLLOW unless O_NOFOLLOW, LOOKUP_DIRECTORY with
+ * O_DIRECTORY, and no LOOKUP_OPEN intent.
  */
-static void ns_oracle_open(const struct ns_walk_req *req, struct ns_answer *a)
+static void ns_oracle_open(const struct ns_walk_req *req, struct ns_start *st,
+			   struct ns_answer *a)
 {
 	unsigned int flags = O_PATH | (req->open_flag & (O_NOFOLLOW | O_DIRECTORY));
 	struct file *file;
 
+	if (st->file) {
+		ns_oracle_lookup(st, req->name,
+				 (flags & O_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
+				 (flags & O_DIRECTORY ? LOOKUP_DIRECTORY : 0), a);
+		a->oracle = "user_path_at-O_PATH";
+		return;
+	}
 	a->oracle = "filp_open-O_PATH";
 	file = filp_open(req->name, flags, 0);
 	if (IS_ERR(file)) {
@@ -172,49 +231,38 @@ const char *ns_no_oracle(const struct ns_walk_req *req)
 }
 
 /*
- * The empty name: getname() refuses it unless AT_EMPTY_PATH, before
- * any walk; with it, every mode answers the start itself.
- */
-static void ns_oracle_empty(const struct ns_walk_req *req, struct ns_answer *a)
-{
-	if (req->flags & LOOKUP_EMPTY) {
-		ns_oracle_lookup("", req->flags, a);
-		return;
-	}
-	ns_oracle_getname_empty(a);
-}
-
-/*
  * A relative name from an at= file that is not a directory: path_init
  * refuses it (ENOTDIR) before the first component.  Nothing may walk a
  * name from there -- the file has no ->lookup -- so the kernel is asked
- * the one thing that decides it: is its pinned start a directory.
+ * the one thing that decides it: is the descriptor's file a directory.
  */
-static void ns_oracle_start(struct ns_answer *a)
+static void ns_oracle_start(struct ns_start *st, struct ns_answer *a)
 {
-	a->oracle = "kern_path-start";
-	a->err = kern_path("", LOOKUP_DIRECTORY, &a->path);
+	ns_oracle_lookup(st, "", LOOKUP_EMPTY | LOOKUP_DIRECTORY, a);
+	a->oracle = "user_path_at-start";
 }
 
 /*
- * The kernel asked the walk @req, from the start pinned in @st (the
- * task's fs_struct while the check runs).
+ * The kernel asked the walk @req, from the start pinned in @st.  The
+ * empty name: getname() refuses it unless AT_EMPTY_PATH, before any
+ * walk; with it, every mode answers the start itself.
  */
-void ns_oracle(const struct ns_walk_req *req, const struct ns_start *st,
+void ns_oracle(const struct ns_walk_req *req, struct ns_start *st,
 	       struct ns_answer *a)
 {
 	a->last_type = -1;
 	if (!*req->name)
-		ns_oracle_empty(req, a);
-	else if (req->start && req->name[0] != '/' && !ns_vfs_start_is_dir(st))
-		ns_oracle_start(a);
+		ns_oracle_lookup(st, "", req->flags, a);
+	else if (req->start_fd && req->name[0] != '/' &&
+		 !d_can_lookup(ns_vfs_start_path(st)->dentry))
+		ns_oracle_start(st, a);
 	else if (req->kind == NS_WALK_OPEN)
-		ns_oracle_open(req, a);
+		ns_oracle_open(req, st, a);
 	else if (req->kind == NS_WALK_LOOKUP)
-		ns_oracle_lookup(req->name, req->flags, a);
+		ns_oracle_lookup(st, req->name, req->flags, a);
 	else if (req->kind == NS_WALK_MOUNTPOINT)
-		ns_oracle_lookup(req->name, req->flags | LOOKUP_MOUNTPOINT, a);
+		ns_oracle_lookup(st, req->name, req->flags | LOOKUP_MOUNTPOINT, a);
 	else
-		ns_oracle_parent(req, a);
+		ns_oracle_parent(req, st, a);
 	a->has_path = !a->err && !a->unanswered;
 }

@@ -121,24 +121,24 @@ static void ns_trace_verdict(const struct ns_request *rq,
 
 /*
  * The start, pinned for all three walks: the task's root, and its cwd
- * or @dfd's file for a relative name; @c->walk.start is the latter.
- * Returns 1 when the walk needs none (the empty name, which getname()
- * refuses), 0 when it is entered, or the errno of a bad descriptor.
+ * or @dfd's file for a relative name (@c->walk.root and .start).
+ * Returns 0, or the errno of a bad descriptor.
  */
 int ns_start_pin(struct ns_start *st, struct ns_check *c)
 {
 	int err;
 
-	if (ns_walk_name_refused(c->walk.name, c->walk.flags))
-		return 1;
-	if (c->walk.name[0] == '/')
+	/* getname() refuses it before any descriptor is looked at */
+	if (c->walk.name[0] == '/' ||
+	    ns_walk_name_refused(c->walk.name, c->walk.flags))
 		c->dfd = AT_FDCWD;
 	err = ns_vfs_start_enter(st, c->dfd);
-	if (!err && c->dfd != AT_FDCWD) {
-		c->walk.start = &st->fs.pwd;
-		c->walk.start_fd = true;
-	}
-	return err;
+	if (err)
+		return err;
+	c->walk.root = &st->fs.root;
+	c->walk.start = ns_vfs_start_path(st);
+	c->walk.start_fd = c->dfd != AT_FDCWD;
+	return 0;
 }
 
 /* What showed a difference to be a race, or NULL. */
@@ -257,6 +257,11 @@ void ns_check_walk(struct ns_session *ss, struct ns_check *c)
 		c->checked = false;
 		c->unchecked = c->o1.unanswered ?: c->o2.unanswered;
 	}
+	/* a thread of the writer replaced the kernel's copy of at= meanwhile */
+	if (c->checked && !start && ns_vfs_start_moved(&ss->start)) {
+		c->checked = false;
+		c->unchecked = "start-changed";
+	}
 	ns_judge(ss, c, witnessed);
 	/* left only now: walking again needs the pinned start */
 	if (!start)
@@ -351,6 +356,7 @@ size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
 		sum->shadow_err = c.shadow.err;
 		sum->kernel_err = c.o1.err;
 		sum->checked = c.checked;
+		sum->unchecked = c.unchecked;
 		sum->wi = c.wi;
 		if (c.shadow.has_path) {
 			ns_vfs_object_take(&sum->object, c.shadow.path.dentry);

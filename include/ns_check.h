@@ -47,6 +47,7 @@ struct ns_summary {
 	int shadow_err;
 	int kernel_err;
 	bool checked;		/* the kernel was asked */
+	const char *unchecked;	/* if not: why */
 	bool has_object;	/* the shadow's answer names an object: */
 	struct ns_vfs_object object;	/* it (a create's: its directory) */
 	struct ns_walk_info wi;
@@ -84,7 +85,7 @@ size_t ns_run_request(const struct ns_request *rq, struct ns_session *ss,
 
 /* The kernel's own answer (checker/oracle.c). */
 const char *ns_no_oracle(const struct ns_walk_req *req);
-void ns_oracle(const struct ns_walk_req *req, const struct ns_start *st,
+void ns_oracle(const struct ns_walk_req *req, struct ns_start *st,
 	       struct ns_answer *a);
 
 /* Counters and the mismatch log (checker/stats.c). */

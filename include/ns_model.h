@@ -33,20 +33,30 @@ void ns_model_show_features(struct seq_file *m);
 /* Where a walk starts: the writer's root, cwd, or one of its fds. */
 void ns_vfs_get_root(struct path *root);
 void ns_vfs_get_pwd(struct path *pwd);
-int ns_vfs_get_fd_path(int fd, struct path *path);
 
 /*
- * A request's start, taken once for the shadow and the kernel alike:
- * while it is entered, the writer's current->fs is a private copy
- * holding its root and the start (its cwd, or the file of its fd).
+ * A request's start, taken once for the shadow and the kernel alike.
+ * While it is entered, the writer's current->fs is a private copy of
+ * its root and cwd, and an at= start's file is also installed at a
+ * descriptor of the writer's own (@kfd) for the kernel's walks, which
+ * take a descriptor: no thread of the writer can move either.  Only the
+ * writer's own state is pinned: what the request resolves
+ * (/proc/self/cwd, /proc/self/root, /proc/self/fd/N) answers for the
+ * writer, as its own openat() would.
  */
 struct ns_start {
 	struct fs_struct fs;
 	struct fs_struct *writer;
+	struct file *file;	/* at=: the descriptor's file, held */
+	int kfd;		/* at=: @file's copy for the kernel, or -errno */
+	unsigned long uname;	/* at=: a page of the writer's memory for */
+				/* the kernel's name, or 0 */
 };
 
 int ns_vfs_start_enter(struct ns_start *st, int dfd);
 void ns_vfs_start_leave(struct ns_start *st);
+const struct path *ns_vfs_start_path(const struct ns_start *st);
+bool ns_vfs_start_moved(const struct ns_start *st);
 bool ns_vfs_start_is_dir(const struct ns_start *st);
 
 /*

@@ -914,6 +914,69 @@ TEST(proc_net_remade_dentries_match)
 	close(fd);
 }
 
+/*
+ * /proc/self is the writer's, whatever start a request pins: its cwd,
+ * root and descriptors, walked by a request with or without at=, answer
+ * what the writer's own openat() with the same start answers (and not
+ * the at= directory, which the request never makes the writer's cwd).
+ * The writer's cwd, /usr/share, is neither at= directory.
+ */
+TEST(proc_self_is_the_writers)
+{
+	int fd = open(RESOLVE, O_RDWR), procfd, binfd, file, cwd;
+	char path[64], req[128], dev[24];
+	struct result r;
+	struct stat st;
+	struct {
+		int at;		/* AT_FDCWD: at=cwd */
+		const char *path;
+	} cases[] = {
+		{ AT_FDCWD, "/proc/self/cwd" }, { AT_FDCWD, "/proc/self/root" },
+		{ AT_FDCWD, path },
+		{ 0, "self/cwd" }, { 0, "self/root" }, { 0, path + 6 },
+		{ 0, "thread-self/cwd" }, { 1, "../../proc/self/cwd" },
+		{ 1, "/proc/self/cwd" }, { 1, "../../proc/self/cwd/../share" },
+	};
+	size_t i;
+
+	ASSERT_LE(0, fd);
+	cwd = open(".", O_PATH | O_DIRECTORY);
+	ASSERT_LE(0, cwd);
+	ASSERT_EQ(0, chdir("/usr/share"));
+	procfd = open("/proc", O_PATH | O_DIRECTORY);
+	binfd = open("/usr/bin", O_PATH | O_DIRECTORY);
+	file = open("/etc/passwd", O_RDONLY);
+	ASSERT_LE(0, procfd);
+	ASSERT_LE(0, binfd);
+	ASSERT_LE(0, file);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", file);
+	cases[3].at = cases[4].at = cases[5].at = cases[6].at = procfd;
+	cases[7].at = cases[8].at = cases[9].at = binfd;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (cases[i].at == AT_FDCWD)
+			snprintf(req, sizeof(req), "path=%s", cases[i].path);
+		else
+			snprintf(req, sizeof(req), "at=%d path=%s", cases[i].at,
+				 cases[i].path);
+		ASSERT_EQ(0, fstatat(cases[i].at, cases[i].path, &st, 0)) TH_LOG("%s", req);
+		ASSERT_EQ(0, resolve(fd, req, &r));
+		EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+		EXPECT_STREQ("0", r.shadow_err) TH_LOG("%s", r.text);
+		snprintf(dev, sizeof(dev), "%u:%u", major(st.st_dev), minor(st.st_dev));
+		EXPECT_STREQ(dev, r.dev) TH_LOG("%s:\n%s", req, r.text);
+		EXPECT_EQ(st.st_ino, r.ino) TH_LOG("%s: the writer's openat() has %lu:\n%s",
+						   req, (unsigned long)st.st_ino, r.text);
+		EXPECT_EQ(st.st_ino, r.kernel_ino) TH_LOG("%s:\n%s", req, r.text);
+		result_free(&r);
+	}
+	EXPECT_EQ(0, fchdir(cwd));
+	close(file);
+	close(binfd);
+	close(procfd);
+	close(cwd);
+	close(fd);
+}
+
 /* One request into a fixed buffer: no memory to map, under RLIMIT_AS. */
 static int resolve_fixed(int fd, const char *req, char *out, size_t size)
 {
@@ -929,13 +992,15 @@ static int resolve_fixed(int fd, const char *req, char *out, size_t size)
 }
 
 /*
- * A writer at its RLIMIT_AS: the kernel is asked with no page mapped
- * into it (kern_path from the pinned start), so at= requests are
- * checked; only the empty name, which needs the writer's memory for
- * getname(), comes back unchecked with the reason -- never a mismatch.
+ * A writer at its RLIMIT_AS: a name from its cwd is asked of the kernel
+ * with no page mapped into it (kern_path), and checked; a name from an
+ * at= descriptor, or the empty name, needs the writer's memory for
+ * user_path_at() and getname(): unchecked with the reason -- never a
+ * mismatch.
  */
 TEST(writer_at_its_address_space_limit)
 {
+	static const char *const unchecked[] = { "at=%d path=bin", "path=" };
 	static char out[65536];
 	pid_t pid;
 	int status;
@@ -947,25 +1012,81 @@ TEST(writer_at_its_address_space_limit)
 		long pages = 0;
 		struct rlimit lim;
 		FILE *f = fopen("/proc/self/statm", "r");
+		size_t i;
 
-		if (fd < 0 || at < 0 || !f || fscanf(f, "%ld", &pages) != 1)
+		if (fd < 0 || at < 0 || !f || fscanf(f, "%ld", &pages) != 1 ||
+		    chdir("/usr"))
 			_exit(2);
 		fclose(f);
 		lim.rlim_cur = lim.rlim_max = pages * getpagesize();
 		if (setrlimit(RLIMIT_AS, &lim))
 			_exit(3);
-		snprintf(out, sizeof(out), "at=%d path=bin", at);
-		if (resolve_fixed(fd, out, out, sizeof(out)) ||
+		if (resolve_fixed(fd, "path=bin", out, sizeof(out)) ||
 		    !strstr(out, "\nverdict match\n")) {
+			fprintf(stderr, "# cwd: %s\n", out);
+			_exit(4);
+		}
+		for (i = 0; i < 2; i++) {
+			char req[32];
+
+			snprintf(req, sizeof(req), unchecked[i], at);
+			if (resolve_fixed(fd, req, out, sizeof(out)) ||
+			    !strstr(out, "\nverdict unchecked\n") ||
+			    !strstr(out, " reason=no-room-in-writer-for-the-name")) {
+				fprintf(stderr, "# %s: %s\n", req, out);
+				_exit(5);
+			}
+		}
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * A writer with no descriptor free under its RLIMIT_NOFILE: the at=
+ * file cannot be given to the kernel's walk at a descriptor of its own,
+ * so an at= request is unchecked with the reason; a name from the cwd
+ * is checked.  Nothing of the writer's is closed or changed.
+ */
+TEST(writer_without_a_free_descriptor)
+{
+	static char out[65536];
+	pid_t pid;
+	int status;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int fd = open(RESOLVE, O_RDWR), at = open("/usr", O_PATH), top = -1;
+		struct rlimit lim;
+		char req[32];
+		struct stat st;
+
+		if (fd < 0 || at < 0 || chdir("/usr"))
+			_exit(2);
+		/* every descriptor below the limit taken */
+		while ((top = open("/", O_PATH)) >= 0 && top < 64)
+			;
+		lim.rlim_cur = lim.rlim_max = top + 1;
+		if (top < 0 || setrlimit(RLIMIT_NOFILE, &lim) || open("/", O_PATH) >= 0)
+			_exit(3);
+		snprintf(req, sizeof(req), "at=%d path=bin", at);
+		if (resolve_fixed(fd, req, out, sizeof(out)) ||
+		    !strstr(out, "\nverdict unchecked\n") ||
+		    !strstr(out, " reason=no-free-descriptor-in-writer")) {
 			fprintf(stderr, "# at=: %s\n", out);
 			_exit(4);
 		}
-		if (resolve_fixed(fd, "path=", out, sizeof(out)) ||
-		    !strstr(out, "\nverdict unchecked\n") ||
-		    !strstr(out, " reason=no-room-in-writer-for-the-name")) {
-			fprintf(stderr, "# empty: %s\n", out);
+		if (resolve_fixed(fd, "path=bin", out, sizeof(out)) ||
+		    !strstr(out, "\nverdict match\n")) {
+			fprintf(stderr, "# cwd: %s\n", out);
 			_exit(5);
 		}
+		/* the writer's own descriptors are all still there */
+		if (fstat(at, &st) || fstat(top, &st))
+			_exit(6);
 		_exit(0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
