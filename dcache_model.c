@@ -915,13 +915,13 @@ static seqlock_t *ns_mount_lock(void)
 
 void ns_vfs_seq_begin(struct ns_vfs_seq *seq)
 {
-	seq->rename = read_seqbegin(&rename_lock);
+	seq->rename = ns_vfs_rename_seq_begin();
 	seq->mount = ns_vfs_mount_seq_begin();
 }
 
 bool ns_vfs_seq_moved(const struct ns_vfs_seq *seq)
 {
-	return read_seqretry(&rename_lock, seq->rename) ||
+	return ns_vfs_rename_seq_retry(seq->rename) ||
 		ns_vfs_mount_seq_retry(seq->mount);
 }
 

@@ -38,6 +38,7 @@
 /* nd->state */
 #define NS_JUMPED	0x1	/* the last step was a jump: weak revalidate */
 #define NS_ROOT_GRABBED	0x2	/* nd->root holds a reference */
+#define NS_ROOT_SET	0x4	/* the kernel's walk would have its root by now */
 
 /* walk_component() and step_into() flags */
 #define WALK_TRAILING	0x1	/* the final component */
@@ -102,7 +103,8 @@ static int may_open(struct nameidata *nd, int acc_mode, unsigned int flag)
 static int may_o_create(const struct path *dir) NS_SYMBOL(may_o_create);
 static int do_open(struct nameidata *nd, struct ns_open *op) NS_SYMBOL(do_open);
 static int path_openat(struct nameidata *nd, unsigned int open_flag,
-		       struct ns_open *op) NS_SYMBOL(path_openat);
+		       unsigned int scopes, struct ns_open *op)
+	NS_SYMBOL(path_openat);
 
 /* ------------------------------------------------------------------ */
 /* References, roots and the end of a walk                             */
@@ -184,6 +186,42 @@ static void leave_rcu(struct nameidata *nd)
 }
 
 /*
+ * One of openat2's scopes ends the walk here: the first to do so is the
+ * walk's, and the step's.  Returns @err.
+ */
+static int scope_refuses(struct nameidata *nd, enum ns_scope why, int err)
+{
+	nd->step.scope = why;
+	if (!nd->scope) {
+		nd->scope = why;
+		nd->scope_step = nd->steps;
+	}
+	return err;
+}
+
+/*
+ * LOOKUP_CACHED: an unlazy is refused (the kernel's legitimize_links()
+ * refuses them all), and the walk, started again in REF mode, ends in
+ * path_init with EAGAIN.  Where the kernel's walk would have stayed in
+ * RCU mode -- ".." out of a mount (it chooses the mountpoint without
+ * references, which a module cannot), a mount "within-mount" does not
+ * cross, nosymfollow, an atime the shadow's rule errs on -- the EAGAIN
+ * is the shadow's alone: nd->cached_own.
+ */
+static void cached_refuses(struct nameidata *nd, enum ns_why why)
+{
+	bool no_xdev = nd->flags & LOOKUP_NO_XDEV;
+
+	scope_refuses(nd, NS_SCOPE_CACHED, -EAGAIN);
+	if (!nd->restart_reason)
+		nd->restart_reason = NS_WHY_SCOPE;
+	if ((why == NS_WHY_MOUNT_UP && !no_xdev) ||
+	    (why == NS_WHY_MOUNT && !nd->rcu_mounts && !no_xdev) ||
+	    why == NS_WHY_NOSYMFOLLOW || why == NS_WHY_ATIME)
+		nd->cached_own = true;
+}
+
+/*
  * A reference on a mount the walk stands on in RCU mode, if the mount
  * table has not moved since the walk began: a mount or umount anywhere
  * may have covered what the walk stands on, so it cannot go on from
@@ -253,6 +291,12 @@ static bool unlazy(struct nameidata *nd, struct dentry *child,
 	 * that starts again forgets them.
 	 */
 	ns_witness_legitimize(nd);
+	if (unlikely(nd->flags & LOOKUP_CACHED)) {
+		cached_refuses(nd, why);
+		ok = false;
+		child = NULL;
+		goto out;
+	}
 	for (i = 0; i < nd->depth; i++)
 		ok &= legitimize_path(nd, &nd->stack[i].link, nd->stack[i].seq,
 				      i, &mnts, &dents);
@@ -266,6 +310,7 @@ static bool unlazy(struct nameidata *nd, struct dentry *child,
 	} else if (child) {
 		ok = false;
 	}
+out:
 	leave_rcu(nd);
 	ns_event_unlazy(nd, why, ok);
 	if (why && !nd->unlazy_reason) {
@@ -318,10 +363,22 @@ static const char *ns_restart(struct nameidata *nd, enum ns_why why)
 	return ERR_PTR(-ECHILD);
 }
 
+/*
+ * To the root, for an absolute link body.  RESOLVE_BENEATH refuses it;
+ * RESOLVE_NO_XDEV unless the walk is on the root's mount -- and, as the
+ * kernel asks before it takes its root, a root not taken yet counts as
+ * another mount.
+ */
 static int nd_jump_root(struct nameidata *nd)
 {
+	if (unlikely(nd->flags & LOOKUP_BENEATH))
+		return scope_refuses(nd, NS_SCOPE_BENEATH, -EXDEV);
+	if (unlikely(nd->flags & LOOKUP_NO_XDEV) &&
+	    (!(nd->state & NS_ROOT_SET) || nd->path.mnt != nd->root.mnt))
+		return scope_refuses(nd, NS_SCOPE_NO_XDEV, -EXDEV);
 	if (!nd->root.mnt)
 		set_root(nd);
+	nd->state |= NS_ROOT_SET;
 	if (nd->mode == NS_MODE_RCU) {
 		if (ns_vfs_seq_retry_dentry(nd->root.dentry, nd->root_seq))
 			return PTR_ERR(ns_restart(nd, NS_WHY_ROOT_SEQ));
@@ -396,19 +453,25 @@ static void terminate_walk(struct nameidata *nd)
  * what is below it (intermediate components, LOOKUP_DIRECTORY,
  * LOOKUP_AUTOMOUNT, open and create intents), counting it against the
  * links as the kernel does.  @path holds references on both parts.
+ * RESOLVE_NO_XDEV refuses a transit the filesystem manages, an automount
+ * and the first mount crossed, as 7.2 does (6.x crossed the whole stack
+ * first: the same EXDEV, nothing else to see).
  */
 static int follow_managed(struct nameidata *nd, struct path *path)
 {
 	const unsigned int want_mount = LOOKUP_PARENT | LOOKUP_DIRECTORY |
 		LOOKUP_OPEN | LOOKUP_CREATE | LOOKUP_AUTOMOUNT;
+	bool no_xdev = nd->flags & LOOKUP_NO_XDEV;
 	struct path before;
 	int err;
 
 	while (ns_vfs_is_managed(path->dentry)) {
+		if (no_xdev && ns_vfs_manages_transit(path->dentry))
+			return scope_refuses(nd, NS_SCOPE_NO_XDEV, -EXDEV);
 		err = ns_vfs_manage(path);
 		if (err == -EISDIR) {
 			nd->step.managed_stop = true;
-			return 0;
+			break;
 		}
 		if (err < 0)
 			return err;
@@ -416,12 +479,16 @@ static int follow_managed(struct nameidata *nd, struct path *path)
 			nd->step.mounts_down++;
 			ns_event_mount(nd, NS_MOUNT_DOWN, path->dentry);
 			nd->state |= NS_JUMPED;
+			if (no_xdev)
+				return scope_refuses(nd, NS_SCOPE_NO_XDEV, -EXDEV);
 			continue;
 		}
 		if (!ns_vfs_needs_automount(path))
-			return 0;
+			break;
 		if (!(nd->flags & want_mount) && d_inode(path->dentry))
-			return 0;
+			break;
+		if (no_xdev)
+			return scope_refuses(nd, NS_SCOPE_NO_XDEV, -EXDEV);
 		if (nd->total_link_count == NS_MAXSYMLINKS - 1) {
 			/* 4.2 counted ++count >= 40: one automount fewer */
 			nd->divergence = "automount-count";
@@ -437,7 +504,7 @@ static int follow_managed(struct nameidata *nd, struct path *path)
 			return err;
 		ns_event_mount(nd, NS_MOUNT_AUTOMOUNT, path->dentry);
 		if (path_equal(path, &before))
-			return 0;
+			break;
 		nd->state |= NS_JUMPED;
 	}
 	return 0;
@@ -521,6 +588,23 @@ static bool is_magic_link(const struct inode *inode)
 }
 
 /*
+ * nd_jump_link's checks, once the link's ->get_link found where it
+ * jumps: RESOLVE_NO_MAGICLINKS refuses every magic link, RESOLVE_NO_XDEV
+ * one that leaves the walk's mount, and a scoped walk (BENEATH, IN_ROOT)
+ * any, as not known to stay inside.
+ */
+static int may_jump_magic(struct nameidata *nd, const struct path *to)
+{
+	if (nd->flags & LOOKUP_NO_MAGICLINKS)
+		return scope_refuses(nd, NS_SCOPE_NO_MAGICLINKS, -ELOOP);
+	if ((nd->flags & LOOKUP_NO_XDEV) && to->mnt != nd->path.mnt)
+		return scope_refuses(nd, NS_SCOPE_NO_XDEV, -EXDEV);
+	if (nd->flags & (LOOKUP_BENEATH | LOOKUP_IN_ROOT))
+		return scope_refuses(nd, NS_SCOPE_MAGIC, -EXDEV);
+	return 0;
+}
+
+/*
  * A magic link is never asked for its body: the kernel follows that one
  * link (it jumps, through nd_jump_link(), in a walk of its own), and
  * this walk goes on from where it landed, as after any jump.  The
@@ -538,6 +622,11 @@ static const char *pick_magic_link(struct nameidata *nd, struct path *link)
 	release_dentry_name_snapshot(&name);
 	path_put(link);
 	nd->step.magic = true;
+	if (!err) {
+		err = may_jump_magic(nd, &res);
+		if (err)
+			path_put(&res);
+	}
 	if (err)
 		return ERR_PTR(err);
 	path_to_nameidata(nd, &res);
@@ -651,6 +740,11 @@ static enum ns_why pick_link_rcu(struct nameidata *nd, const struct path *found,
 	/* in RCU mode only @inode, read before d_seq was checked, is trusted */
 	if ((flags & WALK_TRAILING) && may_follow_link(nd, &link, inode))
 		return NS_WHY_PROTECTED;
+	if (nd->flags & LOOKUP_NO_SYMLINKS) {
+		nd->total_link_count++;
+		*res = ERR_PTR(scope_refuses(nd, NS_SCOPE_NO_SYMLINKS, -ELOOP));
+		return NS_WHY_NONE;
+	}
 	if (ns_vfs_nosymfollow(link.mnt) && !nd->semantics_42)
 		return NS_WHY_NOSYMFOLLOW;
 	if (is_magic_link(inode))
@@ -688,7 +782,7 @@ static enum ns_why pick_link_rcu(struct nameidata *nd, const struct path *found,
  * filesystem manages (d_manage) or an automount point, a root whose d_seq
  * moved, or mount_lock moved since the walk began: -1.  Otherwise the
  * number of mounts crossed.  Only in "full" RCU mode; "within-mount"
- * always says -1.
+ * always says -1, and so does RESOLVE_NO_XDEV, as the kernel's does.
  */
 static int follow_mount_rcu(struct nameidata *nd, struct path *path,
 			    struct inode **inode)
@@ -697,7 +791,7 @@ static int follow_mount_rcu(struct nameidata *nd, struct path *path,
 	enum ns_mounted state;
 	int crossed = 0;
 
-	if (!nd->rcu_mounts)
+	if (!nd->rcu_mounts || (nd->flags & LOOKUP_NO_XDEV))
 		return -1;
 	for (;;) {
 		state = ns_vfs_mounted_rcu(path->dentry);
@@ -805,6 +899,10 @@ static const char *pick_link(struct nameidata *nd, struct path *link,
 		err = may_follow_link(nd, link, inode);
 		if (err)
 			goto refuse;
+	}
+	if (nd->flags & LOOKUP_NO_SYMLINKS) {
+		err = scope_refuses(nd, NS_SCOPE_NO_SYMLINKS, -ELOOP);
+		goto refuse;
 	}
 	if (ns_vfs_nosymfollow(link->mnt)) {
 		/* 4.2 had no nosymfollow: it follows */
@@ -1009,11 +1107,20 @@ static bool dotdot_at_root(struct nameidata *nd)
 	return true;
 }
 
+/* ".." where there is no higher: it stays, but RESOLVE_BENEATH refuses. */
+static struct dentry *dotdot_stays(struct nameidata *nd)
+{
+	if (nd->flags & LOOKUP_BENEATH)
+		return ERR_PTR(scope_refuses(nd, NS_SCOPE_BENEATH, -EXDEV));
+	return dget(nd->path.dentry);
+}
+
 /*
  * follow_dotdot, as 4.2 does it: stay at the walk's root; at the root
  * of a mount, climb to its mountpoint with follow_up() (and again, for
  * mounts on mount roots); then take the parent, which must still be
  * inside the mount (a bind mount escaped by rename gives ENOENT).
+ * RESOLVE_NO_XDEV refuses the climb out of a mount.
  */
 static struct dentry *follow_dotdot(struct nameidata *nd)
 {
@@ -1021,16 +1128,18 @@ static struct dentry *follow_dotdot(struct nameidata *nd)
 
 	for (;;) {
 		if (dotdot_at_root(nd))
-			return dget(nd->path.dentry);
+			return dotdot_stays(nd);
 		if (!ns_vfs_is_mount_root(&nd->path))
 			break;
 		if (!ns_vfs_mount_up(&nd->path)) {
 			nd->step.how = NS_HOW_DOTDOT_NSROOT;
-			return dget(nd->path.dentry);
+			return dotdot_stays(nd);
 		}
 		nd->step.mounts_up++;
 		ns_event_mount(nd, NS_MOUNT_UP, nd->path.dentry);
 		nd->inode = d_inode(nd->path.dentry);
+		if (nd->flags & LOOKUP_NO_XDEV)
+			return ERR_PTR(scope_refuses(nd, NS_SCOPE_NO_XDEV, -EXDEV));
 	}
 	parent = dget_parent(nd->path.dentry);
 	if (unlikely(!ns_vfs_connected(nd->path.mnt, parent))) {
@@ -1051,6 +1160,9 @@ static struct dentry *follow_dotdot_rcu(struct nameidata *nd)
 	struct dentry *old = nd->path.dentry, *parent;
 
 	if (dotdot_at_root(nd)) {
+		/* RESOLVE_BENEATH's EXDEV is REF mode's to give */
+		if (nd->flags & LOOKUP_BENEATH)
+			return ERR_CAST(ns_restart(nd, NS_WHY_SCOPE));
 		nd->next_seq = nd->seq;
 		return old;
 	}
@@ -1071,9 +1183,24 @@ static struct dentry *follow_dotdot_rcu(struct nameidata *nd)
 	return parent;
 }
 
+/*
+ * After ".." in a scoped walk (BENEATH, IN_ROOT): a rename or a mount
+ * anywhere since the walk began may have let it climb out of the root,
+ * so the walk fails with EAGAIN for the caller to try again.
+ */
+static const char *dotdot_may_have_escaped(struct nameidata *nd)
+{
+	if (ns_vfs_mount_seq_retry(nd->m_seq))
+		return ERR_PTR(scope_refuses(nd, NS_SCOPE_MOUNT_LOCK, -EAGAIN));
+	if (ns_vfs_rename_seq_retry(nd->r_seq))
+		return ERR_PTR(scope_refuses(nd, NS_SCOPE_RENAME_LOCK, -EAGAIN));
+	return NULL;
+}
+
 static const char *handle_dots(struct nameidata *nd, int type)
 {
-	struct dentry *parent;
+	struct dentry *parent = NULL;
+	const char *res;
 
 	if (type != NS_LAST_DOTDOT) {
 		nd->step.how = NS_HOW_DOT;
@@ -1082,17 +1209,18 @@ static const char *handle_dots(struct nameidata *nd, int type)
 	nd->step.how = NS_HOW_DOTDOT;
 	if (!nd->root.mnt)
 		set_root(nd);
-	if (nd->mode == NS_MODE_RCU) {
+	nd->state |= NS_ROOT_SET;
+	/* NULL from RCU mode: it unlazied, REF mode goes on */
+	if (nd->mode == NS_MODE_RCU)
 		parent = follow_dotdot_rcu(nd);
-		if (IS_ERR(parent))
-			return ERR_CAST(parent);
-		if (parent)
-			return step_into(nd, WALK_NOFOLLOW, parent);
-	}
-	parent = follow_dotdot(nd);
+	if (!parent)
+		parent = follow_dotdot(nd);
 	if (IS_ERR(parent))
 		return ERR_CAST(parent);
-	return step_into(nd, WALK_NOFOLLOW, parent);
+	res = step_into(nd, WALK_NOFOLLOW, parent);
+	if (res || !(nd->flags & (LOOKUP_BENEATH | LOOKUP_IN_ROOT)))
+		return res;
+	return dotdot_may_have_escaped(nd);
 }
 
 /*
@@ -1272,9 +1400,17 @@ static int path_init(struct nameidata *nd, unsigned int flags)
 	else if (nd->attempt == NS_MODE_REVAL)
 		flags |= LOOKUP_REVAL;
 	nd->flags = flags;
+	/* LOOKUP_CACHED needs RCU mode: the caller is told to try again */
+	if ((flags & LOOKUP_CACHED) && nd->attempt != NS_MODE_RCU)
+		return scope_refuses(nd, NS_SCOPE_CACHED, -EAGAIN);
+	nd->m_seq = ns_vfs_mount_seq_begin();
+	nd->r_seq = ns_vfs_rename_seq_begin();
 
-	if (*s == '/') {
+	if (*s == '/' && !(flags & LOOKUP_IN_ROOT)) {
+		if (flags & LOOKUP_BENEATH)
+			return scope_refuses(nd, NS_SCOPE_BENEATH, -EXDEV);
 		set_root(nd);
+		nd->state |= NS_ROOT_SET;
 		start = nd->root;
 		path_get(&start);
 		at = NS_AT_ROOT;
@@ -1287,6 +1423,12 @@ static int path_init(struct nameidata *nd, unsigned int flags)
 	} else {
 		ns_vfs_get_pwd(&start);
 		at = NS_AT_CWD;
+	}
+	/* a scoped walk's root is its start */
+	if (flags & (LOOKUP_BENEATH | LOOKUP_IN_ROOT)) {
+		nd->root = start;
+		path_get(&nd->root);
+		nd->state |= NS_ROOT_GRABBED | NS_ROOT_SET;
 	}
 	if (!(flags & LOOKUP_RCU) || !*s) {
 		nd->flags &= ~LOOKUP_RCU;
@@ -1301,7 +1443,6 @@ static int path_init(struct nameidata *nd, unsigned int flags)
 			set_root(nd);
 		nd->pinned = start;
 		nd->root_seq = ns_vfs_seq_begin_dentry(nd->root.dentry);
-		nd->m_seq = ns_vfs_mount_seq_begin();
 		enter_rcu(nd);
 		nd->path = start;
 		nd->seq = ns_vfs_seq_begin_dentry(start.dentry);
@@ -1318,10 +1459,16 @@ static int complete_walk(struct nameidata *nd)
 	int status;
 
 	if (nd->mode == NS_MODE_RCU) {
+		/* the walk is done: its end may be held, cached or not */
+		nd->flags &= ~LOOKUP_CACHED;
 		if (!try_to_unlazy(nd, NS_WHY_NONE))
 			return -ECHILD;
 		nd->rcu_completed = true;
 	}
+	/* the kernel's last check that a scoped walk stayed inside */
+	if ((nd->flags & (LOOKUP_BENEATH | LOOKUP_IN_ROOT)) &&
+	    !path_is_under(&nd->path, &nd->root))
+		return scope_refuses(nd, NS_SCOPE_ESCAPED, -EXDEV);
 	if (!(nd->state & NS_JUMPED))
 		return 0;
 	status = ns_vfs_weak_revalidate(nd->path.dentry, nd->flags);
@@ -1588,11 +1735,14 @@ static int build_open_flags(struct nameidata *nd, unsigned int open_flag,
 		}
 	}
 	op->open_flag = open_flag;
-	*lookup_flags = 0;
+	*lookup_flags &= NS_LOOKUP_SCOPES;
 	if (open_flag & O_DIRECTORY)
 		*lookup_flags |= LOOKUP_DIRECTORY;
 	if (!(open_flag & O_NOFOLLOW))
 		*lookup_flags |= LOOKUP_FOLLOW;
+	/* RESOLVE_CACHED: an open that may create or truncate is not tried */
+	if ((*lookup_flags & LOOKUP_CACHED) && (open_flag & (O_CREAT | O_TRUNC)))
+		return scope_refuses(nd, NS_SCOPE_CACHED, -EAGAIN);
 	return 0;
 }
 
@@ -1812,10 +1962,11 @@ static int do_open(struct nameidata *nd, struct ns_open *op)
 	return open_refusal(&nd->path, flag);
 }
 
+/* @scopes: openat2's RESOLVE_*, as LOOKUP_* flags */
 static int path_openat(struct nameidata *nd, unsigned int open_flag,
-		       struct ns_open *op)
+		       unsigned int scopes, struct ns_open *op)
 {
-	unsigned int flags;
+	unsigned int flags = scopes;
 	int err;
 
 	err = build_open_flags(nd, open_flag, op, &flags);
@@ -1832,12 +1983,12 @@ static int path_openat(struct nameidata *nd, unsigned int open_flag,
 }
 
 static int ns_open_dry_run(struct nameidata *nd, unsigned int open_flag,
-			   struct ns_answer *a)
+			   unsigned int scopes, struct ns_answer *a)
 {
 	struct ns_open op = {};
 	int err;
 
-	err = path_openat(nd, open_flag, &op);
+	err = path_openat(nd, open_flag, scopes, &op);
 	if ((op.reached || op.create) && nd->path.dentry) {
 		a->action = op.create ? "create" : "open";
 		nd_take_path(nd, &a->path);
@@ -1881,7 +2032,8 @@ static void ns_walk_attempt(const struct ns_walk_req *req, struct ns_answer *a,
 	case NS_WALK_OPEN:
 		ns_answer_release(a);
 		a->action = NULL;
-		a->err = ns_open_dry_run(nd, req->open_flag, a);
+		a->err = ns_open_dry_run(nd, req->open_flag,
+					 flags & NS_LOOKUP_SCOPES, a);
 		break;
 	}
 	if (req->kind != NS_WALK_OPEN)
@@ -1905,7 +2057,9 @@ void ns_walk(const struct ns_walk_req *req, struct nameidata *nd,
 	const char *reval_divergence = NULL;
 
 	memset(nd, 0, sizeof(*nd));
-	nd->start = req->name[0] != '/' ? req->start : NULL;
+	/* RESOLVE_IN_ROOT: an absolute name starts at the start too */
+	nd->start = req->name[0] != '/' || (req->flags & LOOKUP_IN_ROOT) ?
+		req->start : NULL;
 	nd->start_fd = req->start_fd;
 	nd->task_root = req->root;
 	nd->name = req->name;
@@ -1925,6 +2079,9 @@ void ns_walk(const struct ns_walk_req *req, struct nameidata *nd,
 		nd->attempt = NS_MODE_REF;
 	nd->mode = nd->attempt == NS_MODE_REVAL ? NS_MODE_REVAL : NS_MODE_REF;
 	nd->rcu_mounts = req->rcu == NS_RCU_FULL;
+	/* LOOKUP_CACHED, not walked in RCU mode, or made to fail: the shadow's */
+	nd->cached_own = (req->flags & LOOKUP_CACHED) &&
+		(nd->attempt != NS_MODE_RCU || req->inject);
 	a->last_type = -1;
 	if (ns_walk_name_refused(req->name, req->flags)) {
 		a->err = -ENOENT;
@@ -1965,6 +2122,9 @@ out:
 	wi->unlazy_step = nd->unlazy_step;
 	wi->steps = nd->steps;
 	wi->links = nd->total_link_count;
+	wi->scope = nd->scope;
+	wi->scope_step = nd->scope_step;
+	wi->cached_own = nd->cached_own;
 	if (req->inject)
 		static_branch_dec(&ns_injecting);
 }

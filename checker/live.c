@@ -70,7 +70,7 @@ static const char *const ns_live_kind_names[NS_LIVE_KINDS] = {
 
 /* Why a lookup taken could not be judged. */
 enum ns_live_why {
-	NS_LW_FLAGS,		/* LOOKUP_* the shadow has no rule for (scoped) */
+	NS_LW_FLAGS,		/* LOOKUP_* it cannot walk as the kernel did (CACHED) */
 	NS_LW_ROOT,		/* a root given by the caller (vfs_path_lookup) */
 	NS_LW_START,		/* root, cwd or dirfd changed before the shadow walked */
 	NS_LW_EXITING,		/* the task was exiting */
@@ -373,7 +373,7 @@ static void ns_live_note_start(struct ns_live_call *call)
 	call->root_dentry = READ_ONCE(fs->root.dentry);
 	call->start_mnt = NULL;
 	call->start_dentry = NULL;
-	if (call->name->name[0] == '/')
+	if (call->name->name[0] == '/' && !(call->flags & LOOKUP_IN_ROOT))
 		return;
 	if (call->dfd == AT_FDCWD) {
 		call->start_mnt = READ_ONCE(fs->pwd.mnt);
@@ -453,7 +453,7 @@ static void ns_live_hold_start(struct ns_live_lookup *e,
 		e->root.dentry != call->root_dentry;
 	e->start.mnt = NULL;
 	e->start.dentry = NULL;
-	if (e->name[0] == '/')
+	if (e->name[0] == '/' && !(e->flags & LOOKUP_IN_ROOT))
 		return;
 	if (e->dfd == AT_FDCWD) {
 		get_fs_pwd(current->fs, &e->start);
@@ -722,9 +722,14 @@ static void ns_live_walk_req(const struct ns_live_lookup *e,
 	};
 }
 
-/* The LOOKUP_* flags the shadow walks as the kernel does. */
+/*
+ * The LOOKUP_* flags the shadow walks as the kernel does: openat2's
+ * scopes too, but RESOLVE_CACHED, whose answer is the dcache's at the
+ * kernel's walk, which the shadow's, later, cannot see.
+ */
 #define NS_LIVE_FLAGS	(LOOKUP_FOLLOW | LOOKUP_DIRECTORY | LOOKUP_AUTOMOUNT | \
-			 LOOKUP_EMPTY | LOOKUP_MOUNTPOINT | LOOKUP_REVAL)
+			 LOOKUP_EMPTY | LOOKUP_MOUNTPOINT | LOOKUP_REVAL | \
+			 (NS_LOOKUP_SCOPES & ~LOOKUP_CACHED))
 
 /* The shadow's first walk against the kernel's answer, by address. */
 static bool ns_live_same(const struct ns_live_lookup *e,

@@ -190,10 +190,11 @@ out:
  * same name O_PATH (with the request's O_NOFOLLOW and O_DIRECTORY) --
  * which resolves it exactly as open(2) would, but opens nothing that
  * could have an effect -- and the object must be the shadow's.  From a
- * descriptor, which filp_open() does not take, the same walk is asked
- * of user_path_at() with the lookup flags build_open_flags() gives an
- * O_PATH open: LOOKUP_FOLLOW unless O_NOFOLLOW, LOOKUP_DIRECTORY with
- * O_DIRECTORY, and no LOOKUP_OPEN intent.
+ * descriptor, or with openat2's scopes, neither of which filp_open()
+ * takes, the same walk is asked of user_path_at() or kern_path() with
+ * the lookup flags build_open_flags() gives an O_PATH open: LOOKUP_FOLLOW
+ * unless O_NOFOLLOW, LOOKUP_DIRECTORY with O_DIRECTORY, the scopes, and
+ * no LOOKUP_OPEN intent.
  */
 static void ns_oracle_open(const struct ns_walk_req *req, struct ns_start *st,
 			   struct ns_answer *a)
@@ -201,11 +202,12 @@ static void ns_oracle_open(const struct ns_walk_req *req, struct ns_start *st,
 	unsigned int flags = O_PATH | (req->open_flag & (O_NOFOLLOW | O_DIRECTORY));
 	struct file *file;
 
-	if (st->file) {
+	if (st->file || (req->flags & NS_LOOKUP_SCOPES)) {
 		ns_oracle_lookup(st, req->name,
 				 (flags & O_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
-				 (flags & O_DIRECTORY ? LOOKUP_DIRECTORY : 0), a);
-		a->oracle = "user_path_at-O_PATH";
+				 (flags & O_DIRECTORY ? LOOKUP_DIRECTORY : 0) |
+				 (req->flags & NS_LOOKUP_SCOPES), a);
+		a->oracle = st->file ? "user_path_at-O_PATH" : "kern_path-O_PATH";
 		return;
 	}
 	a->oracle = "filp_open-O_PATH";
@@ -221,12 +223,19 @@ static void ns_oracle_open(const struct ns_walk_req *req, struct ns_start *st,
 	fput(file);
 }
 
-/* Why the kernel cannot be asked, or NULL: an open that may create. */
+/*
+ * Why the kernel cannot be asked, or NULL: an open that may create; one
+ * RESOLVE_CACHED refuses for its O_TRUNC before any walk, which no
+ * lookup function the module can call would.
+ */
 const char *ns_no_oracle(const struct ns_walk_req *req)
 {
-	if (req->kind == NS_WALK_OPEN && (req->open_flag & O_CREAT) &&
-	    !(req->open_flag & O_PATH))
+	if (req->kind != NS_WALK_OPEN || (req->open_flag & O_PATH))
+		return NULL;
+	if (req->open_flag & O_CREAT)
 		return "creates";
+	if ((req->open_flag & O_TRUNC) && (req->flags & LOOKUP_CACHED))
+		return "cached-trunc-refused-before-the-walk";
 	return NULL;
 }
 
@@ -253,7 +262,8 @@ void ns_oracle(const struct ns_walk_req *req, struct ns_start *st,
 	a->last_type = -1;
 	if (!*req->name)
 		ns_oracle_lookup(st, "", req->flags, a);
-	else if (req->start_fd && req->name[0] != '/' &&
+	else if (req->start_fd &&
+		 (req->name[0] != '/' || (req->flags & LOOKUP_IN_ROOT)) &&
 		 !d_can_lookup(ns_vfs_start_path(st)->dentry))
 		ns_oracle_start(st, a);
 	else if (req->kind == NS_WALK_OPEN)

@@ -67,6 +67,8 @@ static void ns_render_facts(const struct ns_step *st, struct ns_buf *sb)
 		ns_puts(sb, " lsm=unchecked");
 	if (st->seq_retry)
 		ns_puts(sb, " seq_retry=y");
+	if (st->scope)
+		ns_printf(sb, " scope=%s", ns_scope_names[st->scope]);
 }
 
 /* One component's line; false if there was no room for it. */

@@ -22,10 +22,24 @@ static const char *const ns_rflag_names[] = {
 	"creat", "excl", "path", "trunc", "wronly", "rdwr",
 };
 
+static const char *const ns_resolve_names[] = {
+	"beneath", "in_root", "no_xdev", "no_magiclinks", "no_symlinks", "cached",
+};
+
+/* resolve='s words as the running kernel's LOOKUP_* flags, as openat2 maps them */
+static const unsigned int ns_resolve_lookup[] = {
+	LOOKUP_BENEATH, LOOKUP_IN_ROOT, LOOKUP_NO_XDEV, LOOKUP_NO_MAGICLINKS,
+	LOOKUP_NO_SYMLINKS, LOOKUP_CACHED,
+};
+
 unsigned int ns_lookup_flags(const struct ns_request *rq)
 {
 	unsigned int flags = 0;
+	int i;
 
+	for (i = 0; i < ARRAY_SIZE(ns_resolve_lookup); i++)
+		if (rq->resolve & BIT(i))
+			flags |= ns_resolve_lookup[i];
 	if (rq->rflags & NS_RF_FOLLOW)
 		flags |= LOOKUP_FOLLOW;
 	if (rq->rflags & NS_RF_DIRECTORY)
@@ -79,24 +93,40 @@ void ns_request_walk(const struct ns_request *rq, struct ns_walk_req *req)
 static const char ns_flags_help[] =
 	"flags= takes a comma list of follow,nofollow,directory,empty,reval,nocheck,creat,...";
 
-static int ns_parse_flags(char *val, struct ns_request *rq, const char **why)
+/*
+ * A comma list of @n words of @names: bit i in *@bits for names[i].
+ * An unknown word is refused with @help.
+ */
+static int ns_parse_words(char *val, const char *const *names, int n,
+			  unsigned int *bits, const char *help, const char **why)
 {
 	char *tok;
 	int i;
 
-	BUILD_BUG_ON(ARRAY_SIZE(ns_rflag_names) != ilog2(NS_RF_RDWR) + 1);
-	rq->rflags = 0;
-	rq->flags_given = true;
+	*bits = 0;
 	while ((tok = strsep(&val, ",")) != NULL) {
-		for (i = 0; i < ARRAY_SIZE(ns_rflag_names); i++)
-			if (!strcmp(tok, ns_rflag_names[i]))
+		for (i = 0; i < n; i++)
+			if (!strcmp(tok, names[i]))
 				break;
-		if (i == ARRAY_SIZE(ns_rflag_names)) {
-			*why = ns_flags_help;
+		if (i == n) {
+			*why = help;
 			return -EINVAL;
 		}
-		rq->rflags |= 1 << i;
+		*bits |= BIT(i);
 	}
+	return 0;
+}
+
+static int ns_parse_flags(char *val, struct ns_request *rq, const char **why)
+{
+	int err;
+
+	BUILD_BUG_ON(ARRAY_SIZE(ns_rflag_names) != ilog2(NS_RF_RDWR) + 1);
+	rq->flags_given = true;
+	err = ns_parse_words(val, ns_rflag_names, ARRAY_SIZE(ns_rflag_names),
+			     &rq->rflags, ns_flags_help, why);
+	if (err)
+		return err;
 	if ((rq->rflags & NS_RF_FOLLOW) && (rq->rflags & NS_RF_NOFOLLOW)) {
 		*why = "flags=follow and nofollow contradict each other";
 		return -EINVAL;
@@ -104,13 +134,36 @@ static int ns_parse_flags(char *val, struct ns_request *rq, const char **why)
 	return 0;
 }
 
+static const char ns_resolve_help[] =
+	"resolve= takes a comma list of beneath,in_root,no_xdev,no_magiclinks,no_symlinks,cached";
+
+static const char ns_resolve_pair[] =
+	"resolve=beneath and in_root contradict each other (openat2 says EINVAL)";
+
+static int ns_parse_resolve(char *val, struct ns_request *rq, const char **why)
+{
+	int err;
+
+	BUILD_BUG_ON(ARRAY_SIZE(ns_resolve_names) != ilog2(NS_RS_CACHED) + 1);
+	BUILD_BUG_ON(ARRAY_SIZE(ns_resolve_lookup) != ARRAY_SIZE(ns_resolve_names));
+	err = ns_parse_words(val, ns_resolve_names, ARRAY_SIZE(ns_resolve_names),
+			     &rq->resolve, ns_resolve_help, why);
+	if (err)
+		return err;
+	if ((rq->resolve & NS_RS_BENEATH) && (rq->resolve & NS_RS_IN_ROOT)) {
+		*why = ns_resolve_pair;
+		return -EINVAL;
+	}
+	return 0;
+}
+
 enum {
 	NS_KEY_MODE, NS_KEY_FLAGS, NS_KEY_AT, NS_KEY_SEMANTICS, NS_KEY_INJECT,
-	NS_KEY_FIRST, NS_KEY_PATH
+	NS_KEY_FIRST, NS_KEY_RESOLVE, NS_KEY_PATH
 };
 
 #define NS_UNKNOWN_KEY \
-	"unknown key (keys: mode, flags, at, semantics, inject, first, path)"
+	"unknown key (keys: mode, flags, at, semantics, inject, first, resolve, path)"
 
 /* inject=<what>@<step>: make that check fail at that step, once. */
 static int ns_parse_inject(char *val, struct ns_request *rq, const char **why)
@@ -175,6 +228,8 @@ static int ns_parse_option(int key, char *val, struct ns_request *rq,
 		}
 		*why = "first= must be kernel (the default) or shadow";
 		return -EINVAL;
+	case NS_KEY_RESOLVE:
+		return ns_parse_resolve(val, rq, why);
 	}
 	*why = NS_UNKNOWN_KEY;
 	return -EINVAL;
@@ -189,6 +244,7 @@ static int ns_key_index(const char *s, size_t len)
 		[NS_KEY_SEMANTICS] = "semantics",
 		[NS_KEY_INJECT] = "inject",
 		[NS_KEY_FIRST] = "first",
+		[NS_KEY_RESOLVE] = "resolve",
 		[NS_KEY_PATH] = "path",
 	};
 	int i;
@@ -267,6 +323,10 @@ int ns_parse_request(char *buf, size_t len, struct ns_request *rq,
 		*why = "flags=wronly and rdwr contradict each other";
 		return -EINVAL;
 	}
+	if (rq->resolve && rq->semantics_42) {
+		*why = "4.2 had no scoped lookup (openat2, 5.6): drop resolve= or semantics=4.2";
+		return -EINVAL;
+	}
 	if (!rq->flags_given && rq->mode != NS_WALK_PARENT)
 		rq->rflags = NS_RF_FOLLOW;
 	if (rq->rflags & NS_RF_NOFOLLOW)
@@ -274,25 +334,37 @@ int ns_parse_request(char *buf, size_t len, struct ns_request *rq,
 	return 0;
 }
 
-/* The request as read back: its first line, every option spelled out. */
-void ns_put_request(struct ns_buf *sb, const struct ns_request *rq)
+/* The words of @names whose bits are in @bits, a comma between; or "none". */
+static void ns_put_words(struct ns_buf *sb, const char *const *names, int n,
+			 unsigned int bits)
 {
 	const char *sep = "";
 	int i;
 
-	ns_printf(sb, "request mode=%s flags=", ns_walk_kind_names[rq->mode]);
-	for (i = 0; i < ARRAY_SIZE(ns_rflag_names); i++) {
-		if (rq->rflags & (1 << i)) {
-			ns_printf(sb, "%s%s", sep, ns_rflag_names[i]);
+	for (i = 0; i < n; i++) {
+		if (bits & BIT(i)) {
+			ns_printf(sb, "%s%s", sep, names[i]);
 			sep = ",";
 		}
 	}
 	if (!*sep)
 		ns_puts(sb, "none");
+}
+
+/* The request as read back: its first line, every option spelled out. */
+void ns_put_request(struct ns_buf *sb, const struct ns_request *rq)
+{
+	ns_printf(sb, "request mode=%s flags=", ns_walk_kind_names[rq->mode]);
+	ns_put_words(sb, ns_rflag_names, ARRAY_SIZE(ns_rflag_names), rq->rflags);
 	if (rq->has_at)
 		ns_printf(sb, " at=%d", rq->at);
 	else
 		ns_puts(sb, " at=cwd");
+	if (rq->resolve) {
+		ns_puts(sb, " resolve=");
+		ns_put_words(sb, ns_resolve_names, ARRAY_SIZE(ns_resolve_names),
+			     rq->resolve);
+	}
 	if (rq->semantics_42)
 		ns_puts(sb, " semantics=4.2");
 	if (rq->shadow_first)

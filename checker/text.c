@@ -70,6 +70,20 @@ const char *const ns_why_names[NS_WHYS] = {
 	[NS_WHY_DISCONNECTED] = "disconnected",
 	[NS_WHY_ESTALE] = "estale",
 	[NS_WHY_ECHILD] = "echild",
+	[NS_WHY_SCOPE] = "scope",
+};
+
+const char *const ns_scope_names[NS_SCOPES] = {
+	[NS_SCOPE_NONE] = "none",
+	[NS_SCOPE_BENEATH] = "beneath",
+	[NS_SCOPE_NO_XDEV] = "no_xdev",
+	[NS_SCOPE_NO_SYMLINKS] = "no_symlinks",
+	[NS_SCOPE_NO_MAGICLINKS] = "no_magiclinks",
+	[NS_SCOPE_MAGIC] = "magic-in-scope",
+	[NS_SCOPE_MOUNT_LOCK] = "mount_lock",
+	[NS_SCOPE_RENAME_LOCK] = "rename_lock",
+	[NS_SCOPE_ESCAPED] = "escaped",
+	[NS_SCOPE_CACHED] = "cached",
 };
 
 const char *const ns_how_names[NS_HOWS] = {

@@ -128,8 +128,12 @@ int ns_start_pin(struct ns_start *st, struct ns_check *c)
 {
 	int err;
 
-	/* getname() refuses it before any descriptor is looked at */
-	if (c->walk.name[0] == '/' ||
+	/*
+	 * An absolute name starts at the root (but RESOLVE_IN_ROOT's, at
+	 * the start); getname() refuses the empty name before any
+	 * descriptor is looked at.
+	 */
+	if ((c->walk.name[0] == '/' && !(c->walk.flags & LOOKUP_IN_ROOT)) ||
 	    ns_walk_name_refused(c->walk.name, c->walk.flags))
 		c->dfd = AT_FDCWD;
 	err = ns_vfs_start_enter(st, c->dfd);
@@ -141,15 +145,35 @@ int ns_start_pin(struct ns_start *st, struct ns_check *c)
 	return 0;
 }
 
-/* What showed a difference to be a race, or NULL. */
-static const char *ns_race_evidence(const struct ns_answer *o1,
-				    const struct ns_answer *o2, int witnessed)
+/*
+ * A scoped walk's ".." depends on every rename and mount: it fails with
+ * EAGAIN when rename_lock or mount_lock moved since the walk began
+ * (handle_dots).  The shadow's EAGAIN from that check, or the kernel's
+ * while a rename or mount happened during the check, is evidence.
+ */
+static const char *ns_scope_evidence(const struct ns_check *c)
 {
-	if (!ns_same_answer(o1, o2))
+	unsigned int flags = c->walk.flags;
+
+	if (c->shadow.err == -EAGAIN && c->wi.scope == NS_SCOPE_RENAME_LOCK)
+		return "rename_lock-moved";
+	if (c->shadow.err == -EAGAIN && c->wi.scope == NS_SCOPE_MOUNT_LOCK)
+		return "mount_lock-moved";
+	if (c->elsewhere && (flags & (LOOKUP_BENEATH | LOOKUP_IN_ROOT)) &&
+	    !(flags & LOOKUP_CACHED) &&
+	    (c->o1.err == -EAGAIN || c->o2.err == -EAGAIN))
+		return "kernel-eagain-rename-or-mount";
+	return NULL;
+}
+
+/* What showed a difference to be a race, or NULL. */
+static const char *ns_race_evidence(const struct ns_check *c, int witnessed)
+{
+	if (!ns_same_answer(&c->o1, &c->o2))
 		return "kernel-answers-differ";
 	if (witnessed > 0)
 		return "witness-changed";
-	return NULL;
+	return ns_scope_evidence(c);
 }
 
 /*
@@ -194,7 +218,7 @@ static void ns_judge(struct ns_session *ss, struct ns_check *c, int witnessed)
 		   ns_same_answer(&c->o1, &c->o2)) {
 		c->verdict = NS_MATCH;
 	} else {
-		c->evidence = ns_race_evidence(&c->o1, &c->o2, witnessed);
+		c->evidence = ns_race_evidence(c, witnessed);
 		if (!c->evidence && !witnessed && c->elsewhere &&
 		    ns_rewalk_differs(ss, c))
 			c->evidence = "answer-changed-on-rewalk";
@@ -203,6 +227,9 @@ static void ns_judge(struct ns_session *ss, struct ns_check *c, int witnessed)
 			c->verdict = NS_UNCHECKED;
 			c->unchecked = witnessed == NS_WIT_OVERFLOWED ?
 				"witnesses-overflowed" : "witness-mount-not-held";
+		} else if (!c->evidence && c->wi.cached_own) {
+			c->verdict = NS_UNCHECKED;
+			c->unchecked = "cached-left-rcu-where-the-kernel-need-not";
 		}
 	}
 }
@@ -293,6 +320,9 @@ static void ns_put_walk(struct ns_buf *sb, const struct ns_check *c, int shown)
 	if (c->walk.inject)
 		ns_printf(sb, " inject=%s@%d", ns_inject_names[c->walk.inject],
 			  c->walk.inject_step);
+	if (wi->scope)
+		ns_printf(sb, " scope=%s@%d", ns_scope_names[wi->scope],
+			  wi->scope_step);
 	ns_printf(sb, " steps=%d steps_shown=%d links=%d\n", wi->steps, shown,
 		  wi->links);
 }

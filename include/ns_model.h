@@ -315,6 +315,23 @@ static inline bool ns_vfs_is_mounted_on(const struct dentry *dentry)
 	return READ_ONCE(dentry->d_flags) & DCACHE_MOUNTED;
 }
 
+/* The filesystem manages transit through @dentry (->d_manage). */
+static inline bool ns_vfs_manages_transit(const struct dentry *dentry)
+{
+	return READ_ONCE(dentry->d_flags) & DCACHE_MANAGE_TRANSIT;
+}
+
+/* rename_lock's sequence: renames anywhere, as a scoped ".." asks. */
+static inline unsigned int ns_vfs_rename_seq_begin(void)
+{
+	return read_seqbegin(&rename_lock);
+}
+
+static inline bool ns_vfs_rename_seq_retry(unsigned int seq)
+{
+	return read_seqretry(&rename_lock, seq);
+}
+
 static inline bool ns_vfs_seq_retry_dentry(struct dentry *dentry, unsigned int seq)
 {
 	return read_seqcount_retry(&dentry->d_seq, seq);

@@ -25,6 +25,16 @@ enum {
 	NS_RF_RDWR	= 0x800,
 };
 
+/* resolve=: openat2's RESOLVE_*, in the order `request` lists them. */
+enum {
+	NS_RS_BENEATH		= 0x01,
+	NS_RS_IN_ROOT		= 0x02,
+	NS_RS_NO_XDEV		= 0x04,
+	NS_RS_NO_MAGICLINKS	= 0x08,
+	NS_RS_NO_SYMLINKS	= 0x10,
+	NS_RS_CACHED		= 0x20,
+};
+
 #define NS_RF_OPEN_ONLY	(NS_RF_CREAT | NS_RF_EXCL | NS_RF_PATH | NS_RF_TRUNC | \
 			 NS_RF_WRONLY | NS_RF_RDWR)
 
@@ -34,6 +44,7 @@ struct ns_request {
 	bool flags_given;
 	bool has_at;
 	int at;
+	unsigned int resolve;	/* NS_RS_* */
 	bool semantics_42;
 	bool shadow_first;	/* first=shadow: before the kernel warms the dcache */
 	enum ns_inject inject;

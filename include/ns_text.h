@@ -45,6 +45,7 @@ extern const char *const ns_walk_kind_names[NS_WALK_KINDS];
 extern const char *const ns_mode_names[];
 extern const char *const ns_inject_names[NS_INJECTS];
 extern const char *const ns_why_names[NS_WHYS];
+extern const char *const ns_scope_names[NS_SCOPES];
 extern const char *const ns_how_names[NS_HOWS];
 
 #endif /* NS_TEXT_H */

@@ -75,7 +75,30 @@ enum ns_why {
 	NS_WHY_ALLOC, NS_WHY_ENOTDIR, NS_WHY_PROTECTED, NS_WHY_NOSYMFOLLOW,
 	NS_WHY_CREATE, NS_WHY_MOUNTPOINT, NS_WHY_DSEQ, NS_WHY_LEGITIMIZE,
 	NS_WHY_ROOT_SEQ, NS_WHY_DISCONNECTED, NS_WHY_ESTALE, NS_WHY_ECHILD,
+	NS_WHY_SCOPE,
 	NS_WHYS
+};
+
+/*
+ * openat2's scopes (5.6+), as the running kernel's LOOKUP_* flags: each
+ * a check that may end the walk.  Which one fired, where:
+ */
+#define NS_LOOKUP_SCOPES	(LOOKUP_NO_SYMLINKS | LOOKUP_NO_MAGICLINKS | \
+				 LOOKUP_NO_XDEV | LOOKUP_BENEATH | \
+				 LOOKUP_IN_ROOT | LOOKUP_CACHED)
+
+enum ns_scope {
+	NS_SCOPE_NONE,
+	NS_SCOPE_BENEATH,	/* EXDEV: above the start, or to the root */
+	NS_SCOPE_NO_XDEV,	/* EXDEV: a mount crossed, or a jump across */
+	NS_SCOPE_NO_SYMLINKS,	/* ELOOP: a link to follow */
+	NS_SCOPE_NO_MAGICLINKS,	/* ELOOP: a magic link to follow */
+	NS_SCOPE_MAGIC,		/* EXDEV: a magic link, in a scoped walk */
+	NS_SCOPE_MOUNT_LOCK,	/* EAGAIN: a mount moved, ".." may escape */
+	NS_SCOPE_RENAME_LOCK,	/* EAGAIN: a rename moved, ".." may escape */
+	NS_SCOPE_ESCAPED,	/* EXDEV: complete_walk found it outside */
+	NS_SCOPE_CACHED,	/* EAGAIN: the walk would leave RCU mode */
+	NS_SCOPES
 };
 
 /* How a step found where it went. */
@@ -115,6 +138,7 @@ struct ns_step {
 	bool seq_retry;
 	bool lsm_unchecked;	/* security_inode_follow_link not asked */
 	u8 mode;		/* the walk's mode as the step began */
+	u8 scope;		/* enum ns_scope: the check that ended it */
 };
 
 struct ns_witnesses;
@@ -147,6 +171,7 @@ struct nameidata {
 	unsigned int next_seq;		/* the next dentry's */
 	unsigned int root_seq;		/* root.dentry's */
 	unsigned int m_seq;		/* mount_lock's, as the walk began */
+	unsigned int r_seq;		/* rename_lock's, as the walk began */
 	bool rcu_mounts;		/* RCU mode crosses mounts ("full") */
 	struct path pinned;		/* the start, referenced, for RCU mode */
 	enum ns_why unlazy_reason;	/* why RCU mode ended early */
@@ -156,6 +181,11 @@ struct nameidata {
 	enum ns_walk_mode attempt;	/* what this attempt starts in */
 	enum ns_inject inject;
 	int inject_step;
+
+	/* openat2's scopes: the first check that fired, and where */
+	enum ns_scope scope;
+	int scope_step;
+	bool cached_own;	/* LOOKUP_CACHED refused where the kernel might not */
 
 	/* What watches the walk: none, either or both. */
 	struct ns_witnesses *wit;
@@ -174,6 +204,14 @@ struct ns_walk_info {
 	int unlazy_step;
 	int steps;
 	int links;
+	enum ns_scope scope;		/* a scope's check ended the walk */
+	int scope_step;
+	/*
+	 * LOOKUP_CACHED: the shadow left RCU mode where the kernel's walk
+	 * need not have (a mount's ".." in RCU mode, "within-mount", no RCU
+	 * mode at all, an injected failure): its EAGAIN is not the kernel's.
+	 */
+	bool cached_own;
 };
 
 /*
@@ -196,7 +234,8 @@ struct ns_walk_info {
 struct ns_walk_req {
 	enum ns_walk_kind kind;
 	const char *name;		/* shorter than PATH_MAX */
-	unsigned int flags;		/* LOOKUP_FOLLOW, _DIRECTORY, _EMPTY, _REVAL */
+	unsigned int flags;		/* LOOKUP_FOLLOW, _DIRECTORY, _EMPTY, */
+					/* _REVAL, and NS_LOOKUP_SCOPES */
 	unsigned int open_flag;		/* O_*, for NS_WALK_OPEN */
 	const struct path *start;	/* a relative name's start, held by */
 					/* the caller; NULL: the task's cwd */

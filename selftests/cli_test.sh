@@ -41,7 +41,7 @@ result() {	# DESC OK: a test line; on failure, what nsresolve said
 }
 
 ktap_print_header
-ktap_set_plan 34
+ktap_set_plan 35
 
 [ -x "$ns" ] || ktap_exit_fail_msg "no $ns: make -C selftests builds it"
 ns_loaded || ns_load || ktap_exit_fail_msg "namei_shadow is not loaded, and loading $(ns_ko) failed"
@@ -178,6 +178,11 @@ result "several paths: one walk each" $?
 run --color=never --mode=parent --flags=directory --first=shadow dir/file
 [ "$rc" = 0 ] && printf '%s\n' "$out" | grep -qx "shadow err=0 path=$S/dir type=dir last=file last_type=norm"
 result "--mode=parent --flags --first: the parent and its last component" $?
+
+run --color=never --resolve=beneath ../nscli/rel
+[ "$rc" = 0 ] && printf '%s\n' "$out" | grep -qx "shadow err=-EXDEV" &&
+	printf '%s\n' "$out" | grep -q '^walk .* scope=beneath@1 '
+result "--resolve=beneath: .. out of the start is EXDEV, and the walk says where" $?
 
 run --color=never --flags=bogus rel
 [ "$rc" = 2 ] && printf '%s\n' "$out" | grep -q '^refused err=-EINVAL reason=.'

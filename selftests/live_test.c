@@ -12,6 +12,7 @@
  * changing between the kernel's walk and the shadow's.
  */
 #define _GNU_SOURCE
+#include <linux/openat2.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -23,6 +24,10 @@
 
 #include "kselftest_harness.h"
 #include "ns_selftest.h"
+
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
 
 #define LIVE	NS_DIR "/live"
 #define L	"/tmp/nsl"
@@ -220,6 +225,15 @@ FIXTURE_TEARDOWN(live)
 	umount2("/tmp", MNT_DETACH);
 }
 
+/* openat2(2): the fd, or -errno. */
+static int scoped_open(int dfd, const char *path, int flags, __u64 resolve)
+{
+	struct open_how how = { .flags = flags, .resolve = resolve };
+	int fd = syscall(SYS_openat2, dfd, path, &how, sizeof(how));
+
+	return fd < 0 ? -errno : fd;
+}
+
 /* Everything the walked child does, in order; exits 0 if each did as expected. */
 static int known_walks(void)
 {
@@ -240,6 +254,16 @@ static int known_walks(void)
 	fd = openat(dfd, "b/f", O_RDONLY);			/* open from a dirfd */
 	bad |= fd < 0;
 	close(fd);
+	/* openat2's scopes */
+	fd = scoped_open(dfd, "b/f", O_RDONLY, RESOLVE_BENEATH);
+	bad |= fd < 0;
+	close(fd);
+	bad |= scoped_open(dfd, "../a/b/f", O_PATH, RESOLVE_BENEATH) != -EXDEV;
+	fd = scoped_open(dfd, "/b/../../b/f", O_PATH, RESOLVE_IN_ROOT);
+	bad |= fd < 0;
+	close(fd);
+	bad |= scoped_open(AT_FDCWD, L "/l/f", O_PATH, RESOLVE_NO_SYMLINKS) != -ELOOP;
+	bad |= scoped_open(AT_FDCWD, L "/mnt/inside", O_PATH, RESOLVE_NO_XDEV) != -EXDEV;
 	fd = open(L "/a/b/new", O_CREAT | O_WRONLY, 0644);	/* creates: unchecked */
 	bad |= fd < 0;
 	close(fd);

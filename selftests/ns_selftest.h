@@ -157,6 +157,7 @@ static inline const char *errno_name(int e)
 		{ EISDIR, "-EISDIR" }, { EROFS, "-EROFS" }, { ENXIO, "-ENXIO" },
 		{ ETXTBSY, "-ETXTBSY" }, { EOPNOTSUPP, "-EOPNOTSUPP" },
 		{ EFAULT, "-EFAULT" }, { ENOMEM, "-ENOMEM" }, { ESTALE, "-ESTALE" },
+		{ EAGAIN, "-EAGAIN" },
 	};
 	size_t i;
 
@@ -164,6 +165,29 @@ static inline const char *errno_name(int e)
 		if (names[i].e == e)
 			return names[i].name;
 	return "?";
+}
+
+/* NS_RACE_SCALE=0.1 and the like: fewer walks on slow kernels. */
+static inline long race_walks(long n)
+{
+	const char *scale = getenv("NS_RACE_SCALE");
+
+	return scale ? (long)(n * atof(scale)) : n;
+}
+
+/* The RCU mode the module runs, from features: "full", "within-mount", "off". */
+static inline void module_rcu_mode(char *buf, size_t size)
+{
+	FILE *f = fopen(NS_DIR "/features", "r");
+	char line[256];
+
+	snprintf(buf, size, "?");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "rcu mode=%63s", buf) == 1)
+			break;
+	fclose(f);
 }
 
 static inline long stat_counter(const char *name)

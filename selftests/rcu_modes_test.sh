@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# rcu_modes_test.sh - the walks of resolve_test, symlink_test and
-# rcu_test again in each lower RCU mode, forced at load (KTAP): the
+# rcu_modes_test.sh - the walks of resolve_test, symlink_test, rcu_test
+# and scope_test again in each lower RCU mode, forced at load (KTAP): the
 # suite's first pass ran the best mode the kernel allows, rcu=auto.
 # Unloads the module the earlier tests left loaded (that it unloads
 # shows they left no reference to it), and leaves it unloaded.
@@ -10,11 +10,11 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/ns_module.sh"
-progs="resolve_test symlink_test rcu_test"
+progs="resolve_test symlink_test rcu_test scope_test"
 modes="within-mount off"
 
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 11
 
 if ns_loaded; then
 	ktap_test_result "rmmod namei_shadow after the suite" ns_unload

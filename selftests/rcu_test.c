@@ -25,28 +25,13 @@
 #define RENAME_EXCHANGE (1 << 1)
 #endif
 
-/* The RCU mode the module runs: "full", "within-mount" or "off". */
-static void rcu_mode(char *buf, size_t size)
-{
-	FILE *f = fopen(NS_DIR "/features", "r");
-	char line[256];
-
-	snprintf(buf, size, "?");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "rcu mode=%63s", buf) == 1)
-			break;
-	fclose(f);
-}
-
 /* Asked once, before any test chroots away from debugfs. */
 static const char *rcu_mode_now(void)
 {
 	static char mode[64];
 
 	if (!mode[0])
-		rcu_mode(mode, sizeof(mode));
+		module_rcu_mode(mode, sizeof(mode));
 	return mode;
 }
 
@@ -504,14 +489,6 @@ static int swap_link_once(void)
 		return 0;
 	unlink(R "/race/l");
 	return !symlink("b", R "/race/l");
-}
-
-/* NS_RACE_SCALE=0.1 and the like: fewer walks on slow kernels. */
-static long race_walks(long n)
-{
-	const char *scale = getenv("NS_RACE_SCALE");
-
-	return scale ? (long)(n * atof(scale)) : n;
 }
 
 /* Both walkers' answers are among those @ok allows; else counted and shown. */

@@ -991,6 +991,57 @@ static int resolve_fixed(int fd, const char *req, char *out, size_t size)
 	return 0;
 }
 
+/* @req's result has @verdict and, if given, @reason; else it is shown. */
+static int result_is(int fd, const char *req, const char *verdict,
+		     const char *reason)
+{
+	static char out[65536];
+	char want[32];
+
+	snprintf(want, sizeof(want), "\nverdict %s\n", verdict);
+	if (!resolve_fixed(fd, req, out, sizeof(out)) && strstr(out, want) &&
+	    (!reason || strstr(out, reason)))
+		return 1;
+	fprintf(stderr, "# %s: %s\n", req, out);
+	return 0;
+}
+
+/* @body in a child, whose limits it may lower: it must exit 0. */
+static void expect_child_ok(struct __test_metadata *_metadata, int (*body)(void))
+{
+	pid_t pid = fork();
+	int status;
+
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(body());
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+static int at_its_address_space_limit(void)
+{
+	int fd = open(RESOLVE, O_RDWR), at = open("/usr", O_PATH);
+	FILE *f = fopen("/proc/self/statm", "r");
+	struct rlimit lim;
+	long pages = 0;
+	char req[32];
+
+	if (fd < 0 || at < 0 || !f || fscanf(f, "%ld", &pages) != 1 || chdir("/usr"))
+		return 2;
+	fclose(f);
+	lim.rlim_cur = lim.rlim_max = pages * getpagesize();
+	if (setrlimit(RLIMIT_AS, &lim))
+		return 3;
+	snprintf(req, sizeof(req), "at=%d path=bin", at);
+	if (!result_is(fd, "path=bin", "match", NULL) ||
+	    !result_is(fd, req, "unchecked", " reason=no-room-in-writer-for-the-name") ||
+	    !result_is(fd, "path=", "unchecked", " reason=no-room-in-writer-for-the-name"))
+		return 4;
+	return 0;
+}
+
 /*
  * A writer at its RLIMIT_AS: a name from its cwd is asked of the kernel
  * with no page mapped into it (kern_path), and checked; a name from an
@@ -1000,48 +1051,30 @@ static int resolve_fixed(int fd, const char *req, char *out, size_t size)
  */
 TEST(writer_at_its_address_space_limit)
 {
-	static const char *const unchecked[] = { "at=%d path=bin", "path=" };
-	static char out[65536];
-	pid_t pid;
-	int status;
+	expect_child_ok(_metadata, at_its_address_space_limit);
+}
 
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		int fd = open(RESOLVE, O_RDWR), at = open("/usr", O_PATH);
-		long pages = 0;
-		struct rlimit lim;
-		FILE *f = fopen("/proc/self/statm", "r");
-		size_t i;
+static int without_a_free_descriptor(void)
+{
+	int fd = open(RESOLVE, O_RDWR), at = open("/usr", O_PATH), top;
+	struct rlimit lim;
+	struct stat st;
+	char req[32];
 
-		if (fd < 0 || at < 0 || !f || fscanf(f, "%ld", &pages) != 1 ||
-		    chdir("/usr"))
-			_exit(2);
-		fclose(f);
-		lim.rlim_cur = lim.rlim_max = pages * getpagesize();
-		if (setrlimit(RLIMIT_AS, &lim))
-			_exit(3);
-		if (resolve_fixed(fd, "path=bin", out, sizeof(out)) ||
-		    !strstr(out, "\nverdict match\n")) {
-			fprintf(stderr, "# cwd: %s\n", out);
-			_exit(4);
-		}
-		for (i = 0; i < 2; i++) {
-			char req[32];
-
-			snprintf(req, sizeof(req), unchecked[i], at);
-			if (resolve_fixed(fd, req, out, sizeof(out)) ||
-			    !strstr(out, "\nverdict unchecked\n") ||
-			    !strstr(out, " reason=no-room-in-writer-for-the-name")) {
-				fprintf(stderr, "# %s: %s\n", req, out);
-				_exit(5);
-			}
-		}
-		_exit(0);
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	if (fd < 0 || at < 0 || chdir("/usr"))
+		return 2;
+	/* every descriptor below the limit taken */
+	while ((top = open("/", O_PATH)) >= 0 && top < 64)
+		;
+	lim.rlim_cur = lim.rlim_max = top + 1;
+	if (top < 0 || setrlimit(RLIMIT_NOFILE, &lim) || open("/", O_PATH) >= 0)
+		return 3;
+	snprintf(req, sizeof(req), "at=%d path=bin", at);
+	if (!result_is(fd, req, "unchecked", " reason=no-free-descriptor-in-writer") ||
+	    !result_is(fd, "path=bin", "match", NULL))
+		return 4;
+	/* the writer's own descriptors are all still there */
+	return fstat(at, &st) || fstat(top, &st) ? 5 : 0;
 }
 
 /*
@@ -1052,46 +1085,7 @@ TEST(writer_at_its_address_space_limit)
  */
 TEST(writer_without_a_free_descriptor)
 {
-	static char out[65536];
-	pid_t pid;
-	int status;
-
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		int fd = open(RESOLVE, O_RDWR), at = open("/usr", O_PATH), top = -1;
-		struct rlimit lim;
-		char req[32];
-		struct stat st;
-
-		if (fd < 0 || at < 0 || chdir("/usr"))
-			_exit(2);
-		/* every descriptor below the limit taken */
-		while ((top = open("/", O_PATH)) >= 0 && top < 64)
-			;
-		lim.rlim_cur = lim.rlim_max = top + 1;
-		if (top < 0 || setrlimit(RLIMIT_NOFILE, &lim) || open("/", O_PATH) >= 0)
-			_exit(3);
-		snprintf(req, sizeof(req), "at=%d path=bin", at);
-		if (resolve_fixed(fd, req, out, sizeof(out)) ||
-		    !strstr(out, "\nverdict unchecked\n") ||
-		    !strstr(out, " reason=no-free-descriptor-in-writer")) {
-			fprintf(stderr, "# at=: %s\n", out);
-			_exit(4);
-		}
-		if (resolve_fixed(fd, "path=bin", out, sizeof(out)) ||
-		    !strstr(out, "\nverdict match\n")) {
-			fprintf(stderr, "# cwd: %s\n", out);
-			_exit(5);
-		}
-		/* the writer's own descriptors are all still there */
-		if (fstat(at, &st) || fstat(top, &st))
-			_exit(6);
-		_exit(0);
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	expect_child_ok(_metadata, without_a_free_descriptor);
 }
 
 /* After all of the above, nothing disagreed. */

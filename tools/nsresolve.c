@@ -71,6 +71,7 @@ static struct {
 	const char *semantics;
 	const char *first;
 	const char *inject;
+	const char *resolve;
 	const char *batch;
 	const char *live;
 	long count;		/* --live watch: refreshes, 0 for ever */
@@ -761,7 +762,7 @@ static void show_answer(const struct line *l)
 static void show_result(const char *path, const struct line *ls, int n)
 {
 	static const char *const walk_keys[] = {
-		"mode", "unlazy", "restarts", "restart", "inject", "steps", NULL,
+		"mode", "unlazy", "restarts", "restart", "inject", "scope", "steps", NULL,
 	};
 	const struct line *walk = find_kind(ls, n, "walk");
 	const struct line *v = find_kind(ls, n, "verdict");
@@ -873,6 +874,8 @@ static void resolve_one(const char *path, bool not_first)
 		sb_printf(&req, "first=%s ", opt.first);
 	if (opt.inject)
 		sb_printf(&req, "inject=%s ", opt.inject);
+	if (opt.resolve)
+		sb_printf(&req, "resolve=%s ", opt.resolve);
 	sb_printf(&req, "path=%s", path);
 	/* one trailing newline is dropped: so a path may end in one */
 	sb_puts(&req, "\n");
@@ -1319,6 +1322,8 @@ static noreturn void print_help(void)
 	      "  --first=shadow      walk the shadow before the kernel\n"
 	      "  --inject=WHAT@N     fail one check at step N (dseq, legitimize,\n"
 	      "                      echild-permission, miss, estale)\n"
+	      "  --resolve=R,R,...   openat2's scopes: beneath, in_root, no_xdev,\n"
+	      "                      no_magiclinks, no_symlinks, cached\n"
 	      "  --raw               the module's text, unchanged\n"
 	      "  --json              one JSON object a line\n"
 	      "  --batch FILE|-      requests, one a line, through batch\n"
@@ -1377,6 +1382,7 @@ int main(int argc, char **argv)
 		{ "semantics", required_argument, NULL, 's' },
 		{ "first", required_argument, NULL, 'F' },
 		{ "inject", required_argument, NULL, 'i' },
+		{ "resolve", required_argument, NULL, 'R' },
 		{ "raw", no_argument, NULL, 'r' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "batch", required_argument, NULL, 'b' },
@@ -1420,6 +1426,10 @@ int main(int argc, char **argv)
 			break;
 		case 'i':
 			opt.inject = optarg;
+			request_opts = true;
+			break;
+		case 'R':
+			opt.resolve = optarg;
 			request_opts = true;
 			break;
 		case 'r':
