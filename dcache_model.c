@@ -843,19 +843,24 @@ bool ns_vfs_same_name(struct dentry *a, struct dentry *b)
  * (/proc/PID/cwd) take task_lock.  The kernel takes an at= start from a
  * descriptor, as openat() does: the file is installed at the writer's
  * lowest free one too, where dup2() onto the at= number cannot reach
- * it (a writer with none free leaves the kernel unasked).
+ * it (a writer with none free leaves the kernel unasked; so does
+ * @copy_fd false: live mode changes nothing of the program it watches).
  */
-int ns_vfs_start_enter(struct ns_start *st, int dfd)
+int ns_vfs_start_enter(struct ns_start *st, int dfd, bool copy_fd)
 {
 	struct fs_struct *fs = current->fs;
 
 	memset(st, 0, sizeof(*st));
-	st->kfd = -EBADF;
+	st->kfd = -1;
 	if (dfd != AT_FDCWD) {
 		st->file = dfd < 0 ? NULL : fget_raw(dfd);
 		if (!st->file)
 			return -EBADF;
-		st->kfd = get_unused_fd_flags(O_CLOEXEC);
+		st->no_kfd = "no-descriptor-in-a-traced-program";
+		if (copy_fd) {
+			st->kfd = get_unused_fd_flags(O_CLOEXEC);
+			st->no_kfd = "no-free-descriptor-in-writer";
+		}
 		if (st->kfd >= 0)
 			fd_install(st->kfd, get_file(st->file));
 	}
@@ -884,14 +889,28 @@ bool ns_vfs_start_moved(const struct ns_start *st)
 	return file != st->file;
 }
 
+/*
+ * The copy taken out of the writer's table again, without close()'s
+ * flush: that would drop the writer's own POSIX locks and dnotify
+ * watches on the file, and call ->flush.  Only while it is the copy.
+ */
+static void ns_vfs_start_drop_copy(struct ns_start *st)
+{
+	struct file *file;
+
+	if (st->kfd < 0 || ns_vfs_start_moved(st))
+		return;
+	file = ns_compat_file_close_fd(st->kfd);
+	if (file)
+		fput(file);
+}
+
 void ns_vfs_start_leave(struct ns_start *st)
 {
 	task_lock(current);
 	current->fs = st->writer;
 	task_unlock(current);
-	/* closed only while it is still the copy: never a file of the writer's */
-	if (st->kfd >= 0 && !ns_vfs_start_moved(st))
-		close_fd(st->kfd);
+	ns_vfs_start_drop_copy(st);
 	if (st->uname)
 		vm_munmap(st->uname, PAGE_SIZE);
 	if (st->file)

@@ -200,25 +200,30 @@ static int scope_refuses(struct nameidata *nd, enum ns_scope why, int err)
 }
 
 /*
+ * Leaving RCU mode for @why where the kernel's walk need not: ".." out
+ * of a mount (the kernel chooses the mountpoint without references,
+ * through struct mount, which a module cannot), nosymfollow (the kernel
+ * says ELOOP in RCU mode), an atime the shadow's rule errs on.  (A
+ * mount "within-mount" or managed is step_into_rcu's to tell.)
+ */
+static void note_own_unlazy(struct nameidata *nd, enum ns_why why)
+{
+	if (why == NS_WHY_MOUNT_UP || why == NS_WHY_NOSYMFOLLOW ||
+	    why == NS_WHY_ATIME)
+		nd->left_rcu_own = true;
+}
+
+/*
  * LOOKUP_CACHED: an unlazy is refused (the kernel's legitimize_links()
  * refuses them all), and the walk, started again in REF mode, ends in
- * path_init with EAGAIN.  Where the kernel's walk would have stayed in
- * RCU mode -- ".." out of a mount (it chooses the mountpoint without
- * references, which a module cannot), a mount "within-mount" does not
- * cross, nosymfollow, an atime the shadow's rule errs on -- the EAGAIN
- * is the shadow's alone: nd->cached_own.
+ * path_init with EAGAIN -- the shadow's own where the kernel would have
+ * stayed in RCU mode (nd->left_rcu_own).
  */
-static void cached_refuses(struct nameidata *nd, enum ns_why why)
+static void cached_refuses(struct nameidata *nd)
 {
-	bool no_xdev = nd->flags & LOOKUP_NO_XDEV;
-
 	scope_refuses(nd, NS_SCOPE_CACHED, -EAGAIN);
 	if (!nd->restart_reason)
 		nd->restart_reason = NS_WHY_SCOPE;
-	if ((why == NS_WHY_MOUNT_UP && !no_xdev) ||
-	    (why == NS_WHY_MOUNT && !nd->rcu_mounts && !no_xdev) ||
-	    why == NS_WHY_NOSYMFOLLOW || why == NS_WHY_ATIME)
-		nd->cached_own = true;
 }
 
 /*
@@ -291,8 +296,9 @@ static bool unlazy(struct nameidata *nd, struct dentry *child,
 	 * that starts again forgets them.
 	 */
 	ns_witness_legitimize(nd);
+	note_own_unlazy(nd, why);
 	if (unlikely(nd->flags & LOOKUP_CACHED)) {
-		cached_refuses(nd, why);
+		cached_refuses(nd);
 		ok = false;
 		child = NULL;
 		goto out;
@@ -791,12 +797,19 @@ static int follow_mount_rcu(struct nameidata *nd, struct path *path,
 	enum ns_mounted state;
 	int crossed = 0;
 
-	if (!nd->rcu_mounts || (nd->flags & LOOKUP_NO_XDEV))
+	if (nd->flags & LOOKUP_NO_XDEV)
 		return -1;
+	/* the kernel would go on in RCU mode, asking d_manage() if need be */
+	if (!nd->rcu_mounts) {
+		nd->left_rcu_own = true;
+		return -1;
+	}
 	for (;;) {
 		state = ns_vfs_mounted_rcu(path->dentry);
-		if (state == NS_MOUNTED_MANAGED)
+		if (state == NS_MOUNTED_MANAGED) {
+			nd->left_rcu_own = true;
 			return -1;
+		}
 		if (state == NS_MOUNTED_NONE)
 			break;
 		mounted = ns_vfs_lookup_mnt_rcu(path->mnt, path->dentry);
@@ -1116,28 +1129,55 @@ static struct dentry *dotdot_stays(struct nameidata *nd)
 }
 
 /*
- * follow_dotdot, as 4.2 does it: stay at the walk's root; at the root
- * of a mount, climb to its mountpoint with follow_up() (and again, for
- * mounts on mount roots); then take the parent, which must still be
- * inside the mount (a bind mount escaped by rename gives ENOENT).
- * RESOLVE_NO_XDEV refuses the climb out of a mount.
+ * choose_mountpoint: from the root of the mount the walk is in up to
+ * where it is mounted, and on up while that is a mount's root too.
+ * False -- the walk stays where it is, as the kernel's does -- when the
+ * climb reaches the walk's root or the namespace's top mount.  Out of
+ * line: its path is not on the stack for the rest of the step.
+ */
+static noinline bool choose_mountpoint(struct nameidata *nd)
+{
+	struct path path = nd->path;
+	int up = 0;
+
+	path_get(&path);
+	for (;;) {
+		if (!ns_vfs_mount_up(&path)) {
+			nd->step.how = NS_HOW_DOTDOT_NSROOT;
+			break;
+		}
+		up++;
+		if (path_equal(&path, &nd->root)) {
+			nd->step.how = NS_HOW_DOTDOT_ROOT;
+			break;
+		}
+		if (!ns_vfs_is_mount_root(&path)) {
+			path_to_nameidata(nd, &path);
+			nd->step.mounts_up += up;
+			while (up--)
+				ns_event_mount(nd, NS_MOUNT_UP, nd->path.dentry);
+			return true;
+		}
+	}
+	path_put(&path);
+	return false;
+}
+
+/*
+ * follow_dotdot: stay at the walk's root; at the root of a mount, climb
+ * to its mountpoint (choose_mountpoint); then take the parent, which
+ * must still be inside the mount (a bind mount escaped by rename gives
+ * ENOENT).  RESOLVE_NO_XDEV refuses the climb out of a mount.
  */
 static struct dentry *follow_dotdot(struct nameidata *nd)
 {
 	struct dentry *parent;
 
-	for (;;) {
-		if (dotdot_at_root(nd))
+	if (dotdot_at_root(nd))
+		return dotdot_stays(nd);
+	if (ns_vfs_is_mount_root(&nd->path)) {
+		if (!choose_mountpoint(nd))
 			return dotdot_stays(nd);
-		if (!ns_vfs_is_mount_root(&nd->path))
-			break;
-		if (!ns_vfs_mount_up(&nd->path)) {
-			nd->step.how = NS_HOW_DOTDOT_NSROOT;
-			return dotdot_stays(nd);
-		}
-		nd->step.mounts_up++;
-		ns_event_mount(nd, NS_MOUNT_UP, nd->path.dentry);
-		nd->inode = d_inode(nd->path.dentry);
 		if (nd->flags & LOOKUP_NO_XDEV)
 			return ERR_PTR(scope_refuses(nd, NS_SCOPE_NO_XDEV, -EXDEV));
 	}
@@ -2079,9 +2119,8 @@ void ns_walk(const struct ns_walk_req *req, struct nameidata *nd,
 		nd->attempt = NS_MODE_REF;
 	nd->mode = nd->attempt == NS_MODE_REVAL ? NS_MODE_REVAL : NS_MODE_REF;
 	nd->rcu_mounts = req->rcu == NS_RCU_FULL;
-	/* LOOKUP_CACHED, not walked in RCU mode, or made to fail: the shadow's */
-	nd->cached_own = (req->flags & LOOKUP_CACHED) &&
-		(nd->attempt != NS_MODE_RCU || req->inject);
+	/* not walked in RCU mode, or made to fail: the walk's mode is its own */
+	nd->left_rcu_own = nd->attempt != NS_MODE_RCU || req->inject;
 	a->last_type = -1;
 	if (ns_walk_name_refused(req->name, req->flags)) {
 		a->err = -ENOENT;
@@ -2124,7 +2163,7 @@ out:
 	wi->links = nd->total_link_count;
 	wi->scope = nd->scope;
 	wi->scope_step = nd->scope_step;
-	wi->cached_own = nd->cached_own;
+	wi->left_rcu_own = nd->left_rcu_own;
 	if (req->inject)
 		static_branch_dec(&ns_injecting);
 }

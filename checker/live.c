@@ -820,7 +820,7 @@ static enum ns_verdict ns_live_check_again(const struct ns_live_lookup *e,
 					   enum ns_live_why *why)
 {
 	struct ns_session *ss = ns_live_session_get();
-	struct ns_check c = { .walk = *req, .dfd = e->dfd };
+	struct ns_check c = { .walk = *req, .dfd = e->dfd, .no_fd_copy = true };
 	enum ns_verdict verdict;
 
 	/* the second check walks from the task's root and start as they are now */

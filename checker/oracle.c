@@ -85,7 +85,7 @@ static void ns_oracle_lookup(struct ns_start *st, const char *name,
 	}
 	a->oracle = "user_path_at";
 	if (st->file && st->kfd < 0) {
-		a->unanswered = "no-free-descriptor-in-writer";
+		a->unanswered = st->no_kfd;
 		return;
 	}
 	uname = ns_oracle_user_name(st, name, a);
@@ -192,9 +192,10 @@ out:
  * could have an effect -- and the object must be the shadow's.  From a
  * descriptor, or with openat2's scopes, neither of which filp_open()
  * takes, the same walk is asked of user_path_at() or kern_path() with
- * the lookup flags build_open_flags() gives an O_PATH open: LOOKUP_FOLLOW
+ * the lookup flags build_open_flags() gives the open: LOOKUP_FOLLOW
  * unless O_NOFOLLOW, LOOKUP_DIRECTORY with O_DIRECTORY, the scopes, and
- * no LOOKUP_OPEN intent.
+ * LOOKUP_OPEN's intent unless O_PATH (a trailing automount point is
+ * triggered for an open, as the open's own walk would).
  */
 static void ns_oracle_open(const struct ns_walk_req *req, struct ns_start *st,
 			   struct ns_answer *a)
@@ -206,6 +207,7 @@ static void ns_oracle_open(const struct ns_walk_req *req, struct ns_start *st,
 		ns_oracle_lookup(st, req->name,
 				 (flags & O_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
 				 (flags & O_DIRECTORY ? LOOKUP_DIRECTORY : 0) |
+				 (req->open_flag & O_PATH ? 0 : LOOKUP_OPEN) |
 				 (req->flags & NS_LOOKUP_SCOPES), a);
 		a->oracle = st->file ? "user_path_at-O_PATH" : "kern_path-O_PATH";
 		return;

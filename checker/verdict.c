@@ -136,7 +136,7 @@ int ns_start_pin(struct ns_start *st, struct ns_check *c)
 	if ((c->walk.name[0] == '/' && !(c->walk.flags & LOOKUP_IN_ROOT)) ||
 	    ns_walk_name_refused(c->walk.name, c->walk.flags))
 		c->dfd = AT_FDCWD;
-	err = ns_vfs_start_enter(st, c->dfd);
+	err = ns_vfs_start_enter(st, c->dfd, !c->no_fd_copy);
 	if (err)
 		return err;
 	c->walk.root = &st->fs.root;
@@ -157,7 +157,9 @@ static const char *ns_scope_evidence(const struct ns_check *c)
 
 	if (c->shadow.err == -EAGAIN && c->wi.scope == NS_SCOPE_RENAME_LOCK)
 		return "rename_lock-moved";
-	if (c->shadow.err == -EAGAIN && c->wi.scope == NS_SCOPE_MOUNT_LOCK)
+	/* not if the walk's own mntput() may have moved it, in REF mode */
+	if (c->shadow.err == -EAGAIN && c->wi.scope == NS_SCOPE_MOUNT_LOCK &&
+	    !c->wi.left_rcu_own)
 		return "mount_lock-moved";
 	if (c->elsewhere && (flags & (LOOKUP_BENEATH | LOOKUP_IN_ROOT)) &&
 	    !(flags & LOOKUP_CACHED) &&
@@ -227,9 +229,11 @@ static void ns_judge(struct ns_session *ss, struct ns_check *c, int witnessed)
 			c->verdict = NS_UNCHECKED;
 			c->unchecked = witnessed == NS_WIT_OVERFLOWED ?
 				"witnesses-overflowed" : "witness-mount-not-held";
-		} else if (!c->evidence && c->wi.cached_own) {
+		} else if (!c->evidence && c->wi.left_rcu_own &&
+			   (c->walk.flags & (LOOKUP_CACHED | LOOKUP_BENEATH |
+					     LOOKUP_IN_ROOT))) {
 			c->verdict = NS_UNCHECKED;
-			c->unchecked = "cached-left-rcu-where-the-kernel-need-not";
+			c->unchecked = "left-rcu-where-the-kernel-need-not";
 		}
 	}
 }

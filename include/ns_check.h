@@ -64,6 +64,7 @@ struct ns_check {
 	struct ns_walk_req walk;	/* .start is set to the pinned start */
 	int dfd;			/* a relative name's start: AT_FDCWD or a descriptor */
 	bool shadow_first;
+	bool no_fd_copy;		/* change no descriptor of the writer's */
 	const char *no_oracle;		/* why the kernel is not to be asked */
 
 	struct ns_answer shadow, o1, o2;

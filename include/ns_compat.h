@@ -81,6 +81,16 @@ static inline void ns_compat_fs_struct_init(struct fs_struct *fs)
 #endif
 }
 
+/*
+ * A descriptor taken out of the task's table, its file returned, not
+ * flushed: file_close_fd() on 6.12, close_fd_get_file() on 6.1.
+ */
+#ifdef NS_COMPAT_CLOSE_FD_GET_FILE
+#define ns_compat_file_close_fd(fd)	close_fd_get_file(fd)
+#else
+#define ns_compat_file_close_fd(fd)	file_close_fd(fd)
+#endif
+
 /* An inode's times: fields on 6.1, accessors on 6.12. */
 #ifdef NS_COMPAT_INODE_TIME_FIELDS
 #define ns_inode_atime(inode)	((inode)->i_atime)

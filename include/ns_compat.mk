@@ -26,6 +26,7 @@ ccflags-$(call ns_lacks,inode_get_atime,fs.h) += -DNS_COMPAT_INODE_TIME_FIELDS
 ccflags-$(call ns_grep,$(ns_revalidate_dentry_only),dcache.h) += -DNS_COMPAT_D_REVALIDATE_DENTRY
 ccflags-$(call ns_decl_has,d_alloc_parallel,dcache.h,wait_queue_head_t) += -DNS_COMPAT_D_ALLOC_PARALLEL_WQ
 ccflags-$(call ns_lacks,start_creating_path,namei.h) += -DNS_COMPAT_KERN_PATH_CREATE
+ccflags-$(call ns_lacks,file_close_fd,fdtable.h) += -DNS_COMPAT_CLOSE_FD_GET_FILE
 ccflags-$(call ns_grep,^[[:space:]]*spinlock_t lock;,fs_struct.h) += -DNS_COMPAT_FS_STRUCT_SPINLOCK
 ccflags-$(if $(call ns_decl_has,vfs_symlink,fs.h,delegated_inode),n,y) += -DNS_COMPAT_VFS_SYMLINK_NO_DELEG
 

@@ -48,16 +48,16 @@ struct ns_start {
 	struct fs_struct fs;
 	struct fs_struct *writer;
 	struct file *file;	/* at=: the descriptor's file, held */
-	int kfd;		/* at=: @file's copy for the kernel, or -errno */
+	int kfd;		/* at=: @file's copy for the kernel, or -1 */
+	const char *no_kfd;	/* at=: why there is no copy */
 	unsigned long uname;	/* at=: a page of the writer's memory for */
 				/* the kernel's name, or 0 */
 };
 
-int ns_vfs_start_enter(struct ns_start *st, int dfd);
+int ns_vfs_start_enter(struct ns_start *st, int dfd, bool copy_fd);
 void ns_vfs_start_leave(struct ns_start *st);
 const struct path *ns_vfs_start_path(const struct ns_start *st);
 bool ns_vfs_start_moved(const struct ns_start *st);
-bool ns_vfs_start_is_dir(const struct ns_start *st);
 
 /*
  * Names: hashing as the running kernel does, for the directory @parent.

@@ -185,7 +185,7 @@ struct nameidata {
 	/* openat2's scopes: the first check that fired, and where */
 	enum ns_scope scope;
 	int scope_step;
-	bool cached_own;	/* LOOKUP_CACHED refused where the kernel might not */
+	bool left_rcu_own;	/* left RCU mode where the kernel need not */
 
 	/* What watches the walk: none, either or both. */
 	struct ns_witnesses *wit;
@@ -207,11 +207,14 @@ struct ns_walk_info {
 	enum ns_scope scope;		/* a scope's check ended the walk */
 	int scope_step;
 	/*
-	 * LOOKUP_CACHED: the shadow left RCU mode where the kernel's walk
-	 * need not have (a mount's ".." in RCU mode, "within-mount", no RCU
-	 * mode at all, an injected failure): its EAGAIN is not the kernel's.
+	 * The shadow left RCU mode where the kernel's walk need not have (a
+	 * mount's "..", a mount "within-mount" or managed, nosymfollow, an
+	 * atime, no RCU mode at all, an injected failure): where the mode
+	 * decides the answer -- LOOKUP_CACHED's EAGAIN, a scoped "..": its
+	 * mount_lock moved by the walk's own mntput() -- the answer is the
+	 * shadow's own.
 	 */
-	bool cached_own;
+	bool left_rcu_own;
 };
 
 /*

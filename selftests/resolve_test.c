@@ -1088,6 +1088,46 @@ TEST(writer_without_a_free_descriptor)
 	expect_child_ok(_metadata, without_a_free_descriptor);
 }
 
+/*
+ * The kernel's copy of an at= descriptor goes without close()'s flush:
+ * the writer's POSIX lock on the file (and a dnotify watch, flushed the
+ * same way) is still its own after the request.
+ */
+TEST(at_keeps_the_writers_locks)
+{
+	int fd = open(RESOLVE, O_RDWR), file, other, status;
+	struct flock lk = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	char req[64];
+	struct result r;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	file = open("/tmp/ns-at-lock", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	ASSERT_LE(0, file);
+	ASSERT_EQ(0, fcntl(file, F_SETLK, &lk));
+	snprintf(req, sizeof(req), "at=%d flags=empty path=", file);
+	ASSERT_EQ(0, resolve(fd, req, &r));
+	EXPECT_STREQ("match", r.verdict) TH_LOG("%s", r.text);
+	result_free(&r);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct flock q = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+		other = open("/tmp/ns-at-lock", O_RDWR);
+		if (other < 0 || fcntl(other, F_GETLK, &q))
+			_exit(2);
+		_exit(q.l_type == F_WRLCK && q.l_pid == getppid() ? 0 : 3);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("the writer's lock is gone after an at= request (exit %d)",
+		       WEXITSTATUS(status));
+	close(file);
+	unlink("/tmp/ns-at-lock");
+	close(fd);
+}
+
 /* After all of the above, nothing disagreed. */
 TEST(no_mismatches_logged)
 {
