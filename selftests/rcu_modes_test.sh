@@ -11,10 +11,14 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/ns_module.sh"
 progs="resolve_test symlink_test rcu_test scope_test"
+# the slow debug kernel (where NS_RACE_SCALE is set) walks scope_test's
+# cases in the suite's first pass only
+[ -n "${NS_RACE_SCALE:-}" ] && progs="resolve_test symlink_test rcu_test"
 modes="within-mount off"
+nprogs=$(set -- $progs; echo $#)
 
 ktap_print_header
-ktap_set_plan 11
+ktap_set_plan $((1 + 2 * (nprogs + 1)))
 
 if ns_loaded; then
 	ktap_test_result "rmmod namei_shadow after the suite" ns_unload
