@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <string.h>
 #include <sched.h>
 #include <sys/mount.h>
@@ -165,6 +166,24 @@ static inline const char *errno_name(int e)
 		if (names[i].e == e)
 			return names[i].name;
 	return "?";
+}
+
+/*
+ * @body in a child, whose limits or namespaces it may change: it must
+ * exit 0.  (kselftest_harness.h is included first by every test.)
+ */
+static inline void expect_child_ok(struct __test_metadata *_metadata,
+				   int (*body)(void))
+{
+	pid_t pid = fork();
+	int status;
+
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(body());
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
 /* NS_RACE_SCALE=0.1 and the like: fewer walks on slow kernels. */

@@ -1006,20 +1006,6 @@ static int result_is(int fd, const char *req, const char *verdict,
 	return 0;
 }
 
-/* @body in a child, whose limits it may lower: it must exit 0. */
-static void expect_child_ok(struct __test_metadata *_metadata, int (*body)(void))
-{
-	pid_t pid = fork();
-	int status;
-
-	ASSERT_LE(0, pid);
-	if (pid == 0)
-		_exit(body());
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
-}
-
 static int at_its_address_space_limit(void)
 {
 	int fd = open(RESOLVE, O_RDWR), at = open("/usr", O_PATH);

@@ -473,15 +473,7 @@ static int dotdot_under_a_mount_on_the_root(void)
 
 TEST(no_xdev_dotdot_under_a_mount_on_the_root)
 {
-	pid_t pid = fork();
-	int status;
-
-	ASSERT_LE(0, pid);
-	if (pid == 0)
-		_exit(dotdot_under_a_mount_on_the_root());
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	expect_child_ok(_metadata, dotdot_under_a_mount_on_the_root);
 }
 
 /* ------------------------------------------------------------------ */
