@@ -74,11 +74,19 @@ mount_loop() {
 }
 
 # Both loops ran all along (alive when told to stop) and changed things.
+# Their counters are read once they have stopped: a loop rewrites its
+# file in place, and a read in between finds it empty.
 loops_ran() {
-	kill -0 $renamer $mounter || { echo "--- a loop died before the batch ended"; return 1; }
-	[ "$(cat $s/renames 2>/dev/null || echo 0)" -gt 0 ] &&
-		[ "$(cat $s/mounts 2>/dev/null || echo 0)" -gt 0 ] ||
-		{ echo "--- renames $(cat $s/renames 2>/dev/null), mounts $(cat $s/mounts 2>/dev/null)"; return 1; }
+	local alive=0 renames mounts
+
+	kill -0 $renamer $mounter && alive=1
+	touch $s/stop
+	wait $renamer $mounter
+	renames=$(cat $s/renames 2>/dev/null)
+	mounts=$(cat $s/mounts 2>/dev/null)
+	[ $alive = 1 ] || { echo "--- a loop died before the batch ended"; return 1; }
+	[ "${renames:-0}" -gt 0 ] && [ "${mounts:-0}" -gt 0 ] ||
+		{ echo "--- renames ${renames:-none}, mounts ${mounts:-none}"; return 1; }
 }
 
 # The same escape by "/usr/../..", while ns_test_mount_seq moves
@@ -159,8 +167,6 @@ EOF
 	sleep 3		# python3 starting, under TCG
 	yes /.. | head -n 2000 | chroot $jail /nsresolve --batch - >$s/churn 2>&1
 	check "the rename and mount loops ran throughout, and changed things" loops_ran
-	touch $s/stop
-	wait $renamer $mounter
 	check "2,000 mismatches under unrelated renames and mounts, none raced" churn_counts
 	rmmod namei_shadow || { echo "FAILED: rmmod"; failed=1; }
 fi

@@ -51,7 +51,17 @@ dmesg --follow --notime >"$klog" 2>/dev/null &
 klog_pid=$!
 ns_load || { echo "not ok 1 insmod $NS_KO"; exit 1; }
 out=$(mktemp)
-"$ksft/run_kselftest.sh" | tee "$out"
+began=$SECONDS
+# each program's time, after its result line: where make check's
+# minutes go
+"$ksft/run_kselftest.sh" | while IFS= read -r line; do
+	printf '%s\n' "$line"
+	case $line in
+	"ok "*" selftests: "* | "not ok "*" selftests: "*)
+		echo "# ${line#*selftests: namei_shadow: } took $((SECONDS - began))s"
+		began=$SECONDS ;;
+	esac
+done | tee "$out"
 
 failed=0
 grep -q '^not ok ' "$out" && failed=1
