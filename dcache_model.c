@@ -7,8 +7,8 @@
  * thing the 4.2 walker does to the VFS, done with what the running
  * kernel exports, or with the internals ksyms.c found and judged
  * usable.  What the kernel has and does not (features) is measured
- * here too: procfs' link fingerprints, open's O_CREAT|O_DIRECTORY rule,
- * the struct mount offset.
+ * here too: procfs' link fingerprints, the struct mount offset (and
+ * kernel_rules.c asks the kernel the rules no header shows).
  */
 
 #include <linux/dcache.h>
@@ -139,42 +139,9 @@ int ns_vfs_magic_jump(const struct path *dir, const struct qstr *name,
 	return err;
 }
 
-/*
- * Whether open(2) refuses O_CREAT|O_DIRECTORY is decided in
- * build_open_flags(), before any lookup, and was backported to stable
- * kernels, so it is asked of the kernel once, at load, with a name
- * that cannot be created (its directory does not exist): EINVAL means
- * it refuses, ENOENT that it would have gone on.
- */
-static int ns_creat_directory_probe;
-
-static void ns_probe_creat_directory(void)
-{
-	struct file *file = filp_open("/.namei-shadow-no-such-dir/probe",
-				      O_CREAT | O_DIRECTORY | O_RDONLY, 0);
-
-	if (IS_ERR(file)) {
-		ns_creat_directory_probe = PTR_ERR(file);
-		return;
-	}
-	/* cannot happen: the directory does not exist */
-	fput(file);
-	ns_creat_directory_probe = 0;
-}
-
-bool ns_vfs_open_refuses_creat_directory(void)
-{
-	return ns_creat_directory_probe == -EINVAL;
-}
-
 bool ns_vfs_name_is_going(const struct dentry *dentry)
 {
 	return cant_mount(dentry) && d_unlinked(dentry);
-}
-
-bool ns_vfs_refwalk_refuses_going_names(void)
-{
-	return NS_REFWALK_REFUSES_GOING;
 }
 
 /*
@@ -286,9 +253,9 @@ int ns_model_init(enum ns_ksym_source src, const char *hide)
 {
 	ns_hash_check();
 	ns_record_links();
-	ns_probe_creat_directory();
 	ns_ksyms_init(src, hide);
 	ns_probe_mounts_rcu();
+	ns_rules_probe();
 	return 0;
 }
 
@@ -300,11 +267,7 @@ void ns_model_show_features(struct seq_file *m)
 	seq_printf(m, "release %s\n", init_utsname()->release);
 	seq_printf(m, "version %s\n", init_utsname()->version);
 	ns_ksyms_show(m);
-	seq_printf(m, "open creat_directory=%s probe=%d\n",
-		   ns_vfs_open_refuses_creat_directory() ? "einval" : "allowed",
-		   ns_creat_directory_probe);
-	seq_printf(m, "rule unlink-may-reveal kernel=%s why=release\n",
-		   ns_vfs_refwalk_refuses_going_names() ? "y" : "n");
+	ns_rules_show(m);
 	usable = ns_vfs_mounts_rcu_usable(&why);
 	seq_printf(m, "mounts_rcu usable=%s why=%s struct_mount_offset=%ld measured_on=%d\n",
 		   usable ? "y" : "n", why, ns_mnt_offset, ns_mnt_offset_mounts);

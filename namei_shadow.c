@@ -958,7 +958,9 @@ refuse:
  * LOOKUP_REVAL, where the name is looked up afresh.  Not for ".." or
  * LOOKUP_DOWN (WALK_NOFOLLOW: they may land on an unhashed directory),
  * nor onto a mount crossed from the name while it still existed.  4.2
- * steps onto it.
+ * steps onto it.  Whether the running kernel has the rule was asked of
+ * it at load (kernel_rules.c); where it could not say, the shadow steps
+ * onto the name and says the rule was undecided.
  */
 static bool unlink_may_reveal(struct nameidata *nd, int flags,
 			      const struct path *path)
@@ -971,8 +973,15 @@ static bool unlink_may_reveal(struct nameidata *nd, int flags,
 		return false;
 	if (!ns_vfs_name_is_going(path->dentry))
 		return false;
-	if (!ns_vfs_refwalk_refuses_going_names())
+	switch (ns_vfs_refwalk_refuses_going_names()) {
+	case NS_RULE_NO:
 		return false;
+	case NS_RULE_UNDECIDED:
+		nd->undecided = "unlink-may-reveal";
+		return false;
+	case NS_RULE_YES:
+		break;
+	}
 	nd->divergence = "unlink-may-reveal";
 	return !nd->semantics_42;
 }
@@ -2164,6 +2173,7 @@ out:
 	wi->scope = nd->scope;
 	wi->scope_step = nd->scope_step;
 	wi->left_rcu_own = nd->left_rcu_own;
+	wi->undecided = nd->undecided;
 	if (req->inject)
 		static_branch_dec(&ns_injecting);
 }

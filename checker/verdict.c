@@ -234,6 +234,9 @@ static void ns_judge(struct ns_session *ss, struct ns_check *c, int witnessed)
 					     LOOKUP_IN_ROOT))) {
 			c->verdict = NS_UNCHECKED;
 			c->unchecked = "left-rcu-where-the-kernel-need-not";
+		} else if (!c->evidence && c->wi.undecided) {
+			c->verdict = NS_UNCHECKED;
+			c->unchecked = "kernel-rule-undecided";
 		}
 	}
 }
@@ -327,6 +330,8 @@ static void ns_put_walk(struct ns_buf *sb, const struct ns_check *c, int shown)
 	if (wi->scope)
 		ns_printf(sb, " scope=%s@%d", ns_scope_names[wi->scope],
 			  wi->scope_step);
+	if (wi->undecided)
+		ns_printf(sb, " undecided=%s", wi->undecided);
 	ns_printf(sb, " steps=%d steps_shown=%d links=%d\n", wi->steps, shown,
 		  wi->links);
 }

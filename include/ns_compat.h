@@ -120,6 +120,28 @@ static inline int ns_compat_d_revalidate(struct inode *dir,
 }
 
 /*
+ * The parameters of a d_revalidate of the module's own (kernel_rules.c):
+ * its body uses dentry and flags.
+ */
+#ifdef NS_COMPAT_D_REVALIDATE_DENTRY
+#define NS_D_REVALIDATE_PARAMS	struct dentry *dentry, unsigned int flags
+#else
+#define NS_D_REVALIDATE_PARAMS	struct inode *dir, const struct qstr *name, \
+				struct dentry *dentry, unsigned int flags
+#endif
+
+/* A superblock's dentry operations: 6.1 and 6.12 set the field. */
+#ifdef NS_COMPAT_SB_D_OP
+static inline void ns_compat_set_default_d_op(struct super_block *sb,
+					      const struct dentry_operations *ops)
+{
+	sb->s_d_op = ops;
+}
+#else
+#define ns_compat_set_default_d_op	set_default_d_op
+#endif
+
+/*
  * d_alloc_parallel(): 6.1 and 6.12 take the caller's wait queue, for
  * others to sleep on until d_lookup_done() (so it must live that long:
  * the caller's struct ns_lookup_wait); 7.2 keeps its own.
@@ -161,17 +183,6 @@ ns_compat_d_alloc_parallel(struct dentry *parent, const struct qstr *name,
 #else
 #define ns_compat_vfs_symlink(idmap, dir, dentry, target) \
 	vfs_symlink((idmap), (dir), (dentry), (target), NULL)
-#endif
-
-/*
- * Does REF-walk refuse to step onto a name on its way out (unlinked and
- * marked cant_mount), as 7.2's step_into does (unlink_may_reveal())?
- * ns_compat.mk says, by the release (see there why nothing else can).
- */
-#ifdef NS_COMPAT_REFWALK_REFUSES_GOING
-#define NS_REFWALK_REFUSES_GOING	true
-#else
-#define NS_REFWALK_REFUSES_GOING	false
 #endif
 
 /*

@@ -3,7 +3,8 @@
 # Probes of the target kernel's headers, for include/ns_compat.h: each
 # defines NS_COMPAT_<what> where the kernel has an older form of an API
 # than the newest supported kernel.  They test for the API, never for a
-# version -- but for the one rule at the end, which no probe can see.
+# version; rules no header shows are asked of the kernel at load
+# (kernel_rules.c).
 # Included by the module's Kbuild and the test modules'.
 
 # ns_has NAME,HEADER: is NAME a word of include/linux/HEADER?
@@ -24,18 +25,9 @@ ccflags-$(call ns_decl_has,vfs_path_parent_lookup,namei.h,int \*type) += -DNS_CO
 ccflags-$(call ns_lacks,mnt_idmap,mount.h) += -DNS_COMPAT_MNT_USERNS
 ccflags-$(call ns_lacks,inode_get_atime,fs.h) += -DNS_COMPAT_INODE_TIME_FIELDS
 ccflags-$(call ns_grep,$(ns_revalidate_dentry_only),dcache.h) += -DNS_COMPAT_D_REVALIDATE_DENTRY
+ccflags-$(call ns_lacks,set_default_d_op,dcache.h) += -DNS_COMPAT_SB_D_OP
 ccflags-$(call ns_decl_has,d_alloc_parallel,dcache.h,wait_queue_head_t) += -DNS_COMPAT_D_ALLOC_PARALLEL_WQ
 ccflags-$(call ns_lacks,start_creating_path,namei.h) += -DNS_COMPAT_KERN_PATH_CREATE
 ccflags-$(call ns_lacks,file_close_fd,fdtable.h) += -DNS_COMPAT_CLOSE_FD_GET_FILE
 ccflags-$(call ns_grep,^[[:space:]]*spinlock_t lock;,fs_struct.h) += -DNS_COMPAT_FS_STRUCT_SPINLOCK
 ccflags-$(if $(call ns_decl_has,vfs_symlink,fs.h,delegated_inode),n,y) += -DNS_COMPAT_VFS_SYMLINK_NO_DELEG
-
-# The one rule chosen by the release, as no probe can see it: 7.2's
-# REF-walk refuses to step onto a name on its way out (unlinked, marked
-# cant_mount) -- unlink_may_reveal() in fs/namei.c, inlined; no header
-# shows it, and the kernel's walk meets such a name only in a race, so
-# nothing can ask it at load either.  Absent in 6.1 and 6.12, present in
-# 7.2; the first release with it was not established: 7.0 is assumed.
-# selftests/drift_test.c checks the claim against the running kernel's
-# own walk, with the race made on cue.
-ccflags-$(if $(filter-out 0 1 2 3 4 5 6,$(VERSION)),y) += -DNS_COMPAT_REFWALK_REFUSES_GOING

@@ -150,9 +150,18 @@ int ns_vfs_magic_jump(const struct path *dir, const struct qstr *name,
 
 /* A name on its way out: unlinked, and marked so nothing mounts on it. */
 bool ns_vfs_name_is_going(const struct dentry *dentry);
-/* Does this kernel's REF-walk refuse to step onto one (7.2)? */
-bool ns_vfs_refwalk_refuses_going_names(void);
 
+/*
+ * Rules the running kernel was asked at load (kernel_rules.c): yes, no,
+ * or undecided -- the probe could not tell, and a walk the rule decides
+ * cannot be judged.
+ */
+enum ns_rule { NS_RULE_NO, NS_RULE_YES, NS_RULE_UNDECIDED };
+
+void ns_rules_probe(void);
+void ns_rules_show(struct seq_file *m);
+/* Does this kernel's REF-walk refuse to step onto one (unlink_may_reveal)? */
+enum ns_rule ns_vfs_refwalk_refuses_going_names(void);
 /* Does this kernel's open(2) refuse O_CREAT|O_DIRECTORY (EINVAL)? */
 bool ns_vfs_open_refuses_creat_directory(void);
 

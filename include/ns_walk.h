@@ -165,6 +165,7 @@ struct nameidata {
 	vfsuid_t dir_vfsuid;		/* for may_follow_link */
 	bool semantics_42;		/* answer as 4.2 where it differs */
 	const char *divergence;		/* where 4.2 and this kernel differ */
+	const char *undecided;		/* a rule the kernel did not answer */
 
 	/* RCU-walk. */
 	unsigned int seq;		/* path.dentry's d_seq */
@@ -215,6 +216,11 @@ struct ns_walk_info {
 	 * shadow's own.
 	 */
 	bool left_rcu_own;
+	/*
+	 * The walk met a case that a rule of the running kernel decides,
+	 * which it could not be asked at load (kernel_rules.c): its name.
+	 */
+	const char *undecided;
 };
 
 /*

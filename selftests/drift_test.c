@@ -57,7 +57,8 @@ FIXTURE_SETUP(going)
 	const char *mods = getenv("NS_TESTMODS");
 	char v = kernel_refuses();
 
-	ASSERT_TRUE(v == 'y' || v == 'n') TH_LOG("no rule line in features");
+	ASSERT_TRUE(v == 'y' || v == 'n')
+		TH_LOG("features has no y or n for unlink-may-reveal: the probe at load did not decide it");
 	self->refuses = v == 'y';
 	self->ko = -1;
 	self->fd = -1;

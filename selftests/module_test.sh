@@ -13,7 +13,7 @@ dir=/sys/kernel/debug/namei_shadow
 ksym_lines() { grep -E '^(ksym|export) ' "$dir/features"; }
 
 ktap_print_header
-ktap_set_plan 15
+ktap_set_plan 17
 
 if ns_loaded && ! ns_unload; then
 	ktap_exit_fail_msg "namei_shadow is loaded and rmmod cannot unload it"
@@ -26,6 +26,14 @@ else
 fi
 ktap_test_result "debugfs directory and features file appear" test -r "$dir/features"
 auto=$(ksym_lines)
+# where kernels differ and no header tells, the kernel itself was asked
+# (ktap_test_result splits its command into words: a function)
+rule_asked() {
+	grep -q -E '^rule unlink-may-reveal kernel=(y why=probe-refused-the-name|n why=probe-stepped-onto-the-name) err=' \
+		"$dir/features"
+}
+ktap_test_result "the unlink-may-reveal rule was asked of the kernel at load, and features says its answer" \
+	rule_asked
 
 if rmmod namei_shadow && ! ns_loaded && [ ! -e "$dir" ]; then
 	ktap_test_pass "rmmod unloads it and removes its debugfs directory"
@@ -232,6 +240,42 @@ live_at_load() {
 	[ "${n:-0}" -ge 3 ]
 }
 ktap_test_result "live= arms live mode at load; the unload reports its lookups (stat's three among them, all match)" live_at_load
+
+# A rule the kernel could not be asked at load (ns_test_rule_blind
+# sends the probe's walk elsewhere) is undecided; a walk that meets its
+# case -- a name going between its lookup and the step onto it, made on
+# cue by ns_test_going, met first by the shadow -- says so, and its
+# verdict is never a mismatch.
+rule_undecided() {
+	local mods=$NS_TESTMODS going=$NS_TESTMODS/ns_test_going.ko
+	local loaded fired rule went out
+
+	insmod "$mods/ns_test_rule_blind.ko" || return 1
+	ns_load
+	loaded=$?
+	fired=$(cat /sys/module/ns_test_rule_blind/parameters/fired)
+	rmmod ns_test_rule_blind
+	[ "$loaded" = 0 ] || return 1
+	rule=$(grep '^rule unlink-may-reveal ' "$dir/features")
+	stat "$going" >/dev/null &&
+		insmod "$going" dir="$mods" name=ns_test_going.ko &&
+		out=$(resolve_req "first=shadow path=$going") &&
+		went=$(cat /sys/module/ns_test_going/parameters/fired)
+	rmmod ns_test_going
+	rmmod namei_shadow
+	echo "# $rule"
+	grep -E '^(walk|verdict) ' <<<"$out" | sed 's/^/# /'
+	[ "$fired" = 1 ] && [ "${went:-0}" = 1 ] &&
+		grep -q '^rule unlink-may-reveal kernel=undecided why=probe-name-never-went ' <<<"$rule" &&
+		grep -q '^walk .* undecided=unlink-may-reveal ' <<<"$out" &&
+		grep -q -E '^verdict (match|unchecked)' <<<"$out"
+}
+if [ -n "${NS_TESTMODS:-}" ] && [ -e "$NS_TESTMODS/ns_test_rule_blind.ko" ]; then
+	ktap_test_result "a rule the kernel could not be asked is undecided; a walk that meets it says so, never a mismatch" \
+		rule_undecided
+else
+	ktap_test_skip "a rule the kernel could not be asked is undecided: no test modules (NS_TESTMODS)"
+fi
 
 cycles_ok=true
 for i in 1 2 3; do

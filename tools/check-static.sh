@@ -27,7 +27,7 @@ unchecked_sources() {
 }
 
 cd "$top" || exit 1
-for f in namei_shadow.c dcache_model.c ksyms.c checker/*.c include/*.h selftests/modules/*.[ch]; do
+for f in *.c checker/*.c include/*.h selftests/modules/*.[ch]; do
 	ignore=
 	# TRACE_EVENT()'s layout is the kernel's own convention for trace headers
 	[ "$f" = include/ns_trace.h ] && ignore="--ignore PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE"

@@ -115,8 +115,9 @@ ns_link_sources() {
 	local dest=$1 top f
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 	mkdir -p "$dest/checker"
-	for f in Kbuild namei_shadow.c dcache_model.c ksyms.c include debian; do
-		ln -sfn "$top/$f" "$dest/$f"
+	find "$dest" -maxdepth 1 -name '*.c' -xtype l -delete
+	for f in Kbuild include debian "$top"/*.c; do
+		ln -sfn "$top/${f##*/}" "$dest/${f##*/}"
 	done
 	find "$dest/checker" -xtype l -delete
 	for f in "$top"/checker/*.c; do
