@@ -11,14 +11,20 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/ns_module.sh"
 progs="resolve_test symlink_test rcu_test scope_test"
-# the slow debug kernel (where NS_RACE_SCALE is set) walks scope_test's
-# cases in the suite's first pass only
-[ -n "${NS_RACE_SCALE:-}" ] && progs="resolve_test symlink_test rcu_test"
 modes="within-mount off"
+# The slow debug kernel (where NS_RACE_SCALE is set) walks scope_test's
+# cases in the suite's first pass only, and the others again with RCU
+# mode off only: every REF-mode path under lockdep and KASAN.
+# within-mount differs from the first pass only in where RCU mode ends.
+if [ -n "${NS_RACE_SCALE:-}" ]; then
+	progs="resolve_test symlink_test rcu_test"
+	modes=off
+fi
+nmodes=$(set -- $modes; echo $#)
 nprogs=$(set -- $progs; echo $#)
 
 ktap_print_header
-ktap_set_plan $((1 + 2 * (nprogs + 1)))
+ktap_set_plan $((1 + nmodes * (nprogs + 1)))
 
 if ns_loaded; then
 	ktap_test_result "rmmod namei_shadow after the suite" ns_unload
