@@ -33,12 +33,14 @@ for t in flex bison bc; do
 done
 
 t0=$(date +%s)
-if [ ! -f "$src/.extracted" ]; then
-	ns_log "extracting $tarball for the debug kernel"
+# extracted again when linux-source-6.12 moved on (and the name with it)
+version=$(dpkg-query -W -f='${Version}' linux-source-6.12)
+if [ "$(cat "$src/.extracted" 2>/dev/null)" != "$version" ]; then
+	ns_log "extracting $tarball ($version) for the debug kernel"
 	rm -rf "$src"
 	mkdir -p "$base"
 	tar -xJf "$tarball" -C "$base"
-	touch "$src/.extracted"
+	echo "$version" >"$src/.extracted"
 fi
 
 ns_log "configuring the debug kernel ($rel) from $fragment"

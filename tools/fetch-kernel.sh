@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # fetch-kernel.sh [RELEASE...] - fetch and unpack Debian kernels for the test VM
+# (without a RELEASE: the release of each track, tools/tracks.sh)
 #
 # For each release, downloads (apt-get download, never installs) the
 # unsigned image and modules, the arch and -common headers and the
@@ -97,7 +98,12 @@ unpack() {
 
 main() {
 	local rel
-	[ $# -gt 0 ] || set -- $NS_KERNELS_DEFAULT
+	# no release named: what each track ships now
+	if [ $# -eq 0 ]; then
+		"$NS_TOOLS/tracks.sh" >/dev/null
+		ns_set_kernels
+		set -- $NS_KERNELS_DEFAULT
+	fi
 	command -v apt-get >/dev/null || ns_die "apt-get not found: this tool needs a Debian host"
 	command -v depmod >/dev/null || ns_die "depmod not found: apt-get install kmod"
 	for rel in "$@"; do

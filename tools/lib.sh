@@ -1,11 +1,73 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared settings for the namei_shadow host tools.  Sourced, not run.
 
-NS_KERNELS_DEFAULT="6.12.118+deb12-amd64 6.1.0-57-amd64 7.2.13+deb14-amd64"
-NS_DEBUG_KERNEL="6.12.118-dbgk"
-NS_PRIMARY_KERNEL="6.12.118+deb12-amd64"
 NS_TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 NS_CACHE="${NS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/namei-shadow}"
+
+# The supported kernels, by track: a track is a Debian suite and the
+# metapackage whose dependency names the kernel release that suite
+# ships now.  Debian keeps one release of a package per suite, so a
+# pinned release leaves the archive; tools/tracks.sh resolves each
+# track (make kernels, make check, make run) and records what it found
+# in $NS_TRACKS_FILE.  Until it has, the release the README was last
+# measured on.  The primary first.
+NS_TRACKS=${NS_TRACKS:-"bookworm-6.12 bookworm sid"}
+NS_TRACKS_FILE=${NS_TRACKS_FILE:-$NS_CACHE/tracks}
+
+ns_track_suite() {	# as ns_apt takes it
+	case "$1" in
+	sid) echo sid ;;
+	*) echo host ;;
+	esac
+}
+
+ns_track_meta() {
+	case "$1" in
+	bookworm-6.12) echo linux-image-6.12-amd64 ;;
+	*) echo linux-image-amd64 ;;
+	esac
+}
+
+ns_track_measured() {
+	case "$1" in
+	bookworm-6.12) echo 6.12.118+deb12-amd64 ;;
+	bookworm) echo 6.1.0-57-amd64 ;;
+	sid) echo 7.2.13+deb14-amd64 ;;
+	esac
+}
+
+# The release a track stands for: the one recorded, else the measured one.
+ns_track_release() {
+	local rel=
+	[ -f "$NS_TRACKS_FILE" ] && rel=$(awk -v t="$1" '$1 == t { print $2 }' "$NS_TRACKS_FILE")
+	echo "${rel:-$(ns_track_measured "$1")}"
+}
+
+# The debug kernel is built from the host's linux-source-6.12 (make
+# check installs it), named for its version: 6.12.118-1~deb12u1 gives
+# 6.12.118-dbgk.  Before it is installed, the version apt would install.
+ns_debug_kernel() {
+	local v
+	v=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) || v=
+	[ -n "$v" ] || v=$(apt-cache policy linux-source-6.12 2>/dev/null | sed -n 's/^ *Candidate: //p') || v=
+	case "$v" in
+	6.12.*) echo "${v%%-*}-dbgk" ;;
+	*) echo 6.12-dbgk ;;
+	esac
+}
+
+# NS_KERNELS_DEFAULT, NS_PRIMARY_KERNEL, NS_DEBUG_KERNEL: from the
+# tracks (again after tools/tracks.sh has recorded them).
+ns_set_kernels() {
+	local t
+	NS_KERNELS_DEFAULT=
+	for t in $NS_TRACKS; do
+		NS_KERNELS_DEFAULT="${NS_KERNELS_DEFAULT:+$NS_KERNELS_DEFAULT }$(ns_track_release "$t")"
+	done
+	NS_PRIMARY_KERNEL=$(ns_track_release bookworm-6.12)
+	NS_DEBUG_KERNEL=$(ns_debug_kernel)
+}
+ns_set_kernels
 
 ns_die() {
 	echo "namei-shadow: $*" >&2

@@ -25,7 +25,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/package
 ver=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
-bookworm=6.12.118+deb12-amd64 added=6.1.0-57-amd64 sid=7.2.13+deb14-amd64
+bookworm=$(ns_track_release bookworm-6.12) added=$(ns_track_release bookworm)
+sid=$(ns_track_release sid)
 
 # The Debian roots the .deb goes into, "NAME SUITE PACKAGES": 6.1's
 # headers, added later, need their compiler's package; sid's, the

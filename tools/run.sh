@@ -7,6 +7,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
+# the primary track's release as Debian ships it now
+[ -n "${NS_RUN_KERNEL:-}" ] || { "$top/tools/tracks.sh" >/dev/null; ns_set_kernels; }
 rel=${NS_RUN_KERNEL:-$NS_PRIMARY_KERNEL}
 
 "$top/tools/install-deps.sh"
