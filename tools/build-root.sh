@@ -27,7 +27,7 @@ cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\([^ ]*\) .*/\1/p' "$kdir/.config")
 # The version of libc6 the release's linux-kbuild package depends on.
 kbuild_libc() {
 	local deb
-	deb=$(compgen -G "$NS_CACHE/debs/$(ns_kbuild_pkg "$rel")_*.deb" | head -n 1) || return 0
+	deb=$(compgen -G "$NS_CACHE/debs/$(ns_headers_dep "$rel" linux-kbuild-)_*.deb" | head -n 1) || return 0
 	dpkg-deb -f "$deb" Depends | tr ',' '\n' |
 		sed -n 's/^ *libc6 (>= \([^)]*\)).*/\1/p' | head -n 1
 }

@@ -67,7 +67,7 @@ tracks_replace_stale() {
 	rec=$(mktemp) || return 1
 	echo "bookworm-6.12 6.12.1+deb12-amd64" >"$rec"
 	now=$(ns_track_release bookworm-6.12)
-	out=$(NS_TRACKS=bookworm-6.12 NS_TRACKS_FILE=$rec "$top/tools/tracks.sh" 2>&1)
+	out=$(NS_TRACKS=bookworm-6.12 NS_TRACKS_RC= NS_TRACKS_FILE=$rec "$top/tools/tracks.sh" 2>&1)
 	if [ "$out" = "namei-shadow: track bookworm-6.12: Debian ships $now now; 6.12.1+deb12-amd64 has left the track, $now takes its place
 bookworm-6.12 $now" ] && [ "$(cat "$rec")" = "bookworm-6.12 $now" ]; then
 		echo "ok 1 prepare: a track's release that left the archive is replaced by its current one, with a line saying so"

@@ -38,6 +38,11 @@ if [ "$suite" = host ]; then
 		[ -s "$f" ] && sources+=("$f")
 	done
 	[ ${#sources[@]} -gt 0 ] || ns_die "the host has no apt sources"
+elif [ "$suite" = experimental ]; then
+	# not a whole suite: it goes on top of sid
+	release=sid
+	uri=$("$NS_TOOLS/apt-suite.sh" "$suite" uri)
+	sources=("deb $uri sid main" "deb $uri experimental main")
 else
 	release=$suite
 	sources=("deb $("$NS_TOOLS/apt-suite.sh" "$suite" uri) $suite main")

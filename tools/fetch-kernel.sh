@@ -22,14 +22,14 @@ set -euo pipefail
 # modules.builtin, modules.order) and linux-modules-REL.  Either
 # way the arch and -common headers and linux-kbuild come beside.
 kernel_pkgs() {
-	local rel=$1 suite=$2 base
-	base=$(ns_kernel_base "$rel")
+	local rel=$1 suite=$2
 	if ns_apt "$suite" apt-cache show "linux-binary-$rel" >/dev/null 2>&1; then
 		echo "linux-binary-$rel" "linux-base-$rel" "linux-modules-$rel"
 	else
 		echo "linux-image-$rel-unsigned"
 	fi
-	echo "linux-headers-$rel" "linux-headers-$base-common" "$(ns_kbuild_pkg "$rel")"
+	echo "linux-headers-$rel" "$(ns_headers_dep "$rel" linux-headers-)" \
+		"$(ns_headers_dep "$rel" linux-kbuild-)"
 }
 
 fetch_debs() {

@@ -10,13 +10,18 @@ NS_CACHE="${NS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/namei-shadow}"
 # pinned release leaves the archive; tools/tracks.sh resolves each
 # track (make kernels, make check, make run) and records what it found
 # in $NS_TRACKS_FILE.  Until it has, the release the README was last
-# measured on.  The primary first.
+# measured on.  The primary first.  NS_TRACKS are make check's;
+# experimental's release candidate, generic and PREEMPT_RT, is resolved,
+# fetched and built for (make module KREL=7.3-rt-amd64) but not yet in
+# make check's matrix.
 NS_TRACKS=${NS_TRACKS:-"bookworm-6.12 bookworm sid"}
+NS_TRACKS_RC=${NS_TRACKS_RC-"experimental experimental-rt"}
 NS_TRACKS_FILE=${NS_TRACKS_FILE:-$NS_CACHE/tracks}
 
 ns_track_suite() {	# as ns_apt takes it
 	case "$1" in
 	sid) echo sid ;;
+	experimental*) echo experimental ;;
 	*) echo host ;;
 	esac
 }
@@ -24,6 +29,7 @@ ns_track_suite() {	# as ns_apt takes it
 ns_track_meta() {
 	case "$1" in
 	bookworm-6.12) echo linux-image-6.12-amd64 ;;
+	experimental-rt) echo linux-image-rt-amd64 ;;
 	*) echo linux-image-amd64 ;;
 	esac
 }
@@ -33,6 +39,8 @@ ns_track_measured() {
 	bookworm-6.12) echo 6.12.118+deb12-amd64 ;;
 	bookworm) echo 6.1.0-57-amd64 ;;
 	sid) echo 7.2.13+deb14-amd64 ;;
+	experimental) echo 7.3-amd64 ;;
+	experimental-rt) echo 7.3-rt-amd64 ;;
 	esac
 }
 
@@ -96,10 +104,14 @@ ns_result() {
 
 # The Debian suite a release comes from: "host" for the host's own
 # (bookworm: 6.1 and 6.12), else a suite reached through a private apt
-# configuration (tools/apt-suite.sh).  Sid's kernels carry +deb14.
+# configuration (tools/apt-suite.sh).  Sid's kernels carry +deb14;
+# experimental's release candidates are named for the next release
+# alone (7.3-amd64, 7.3-rt-amd64).
 ns_kernel_suite() {
 	case "$1" in
 	*+deb14-*) echo sid ;;
+	[0-9]*.[0-9]*-amd64 | [0-9]*.[0-9]*-rt-amd64)
+		case "$1" in *.*.*) echo host ;; *) echo experimental ;; esac ;;
 	*) echo host ;;
 	esac
 }
@@ -121,21 +133,23 @@ ns_kernel_dir() {
 	echo "$NS_CACHE/kernels/$1"
 }
 
-# Debian's version-independent names for a release: the -common headers
-# and the linux-kbuild package.  6.12.118+deb12-amd64 -> 6.12.118+deb12,
-# kbuild linux-kbuild-6.12.118+deb12; 6.1.0-57-amd64 -> 6.1.0-57,
-# kbuild linux-kbuild-6.1 (the 6.1 packages are not per-ABI).
-ns_kernel_base() {
-	echo "${1%-amd64}"
-}
-
-ns_kbuild_pkg() {
-	local base
-	base=$(ns_kernel_base "$1")
-	case "$base" in
-	*+deb*) echo "linux-kbuild-$base" ;;
-	*) echo "linux-kbuild-$(echo "$base" | cut -d. -f1-2)" ;;
-	esac
+# ns_headers_dep RELEASE PREFIX: the package linux-headers-RELEASE
+# depends on whose name starts with PREFIX -- linux-headers- gives its
+# -common headers (6.1.0-57-common, 6.12.118+deb12-common-rt,
+# 7.3-common), linux-kbuild- its kbuild (linux-kbuild-6.1,
+# linux-kbuild-7.2.13+deb14): from the downloaded headers package, else
+# the suite's lists.  No name is built from the release's spelling.
+ns_headers_dep() {
+	local deb deps
+	deb=$(compgen -G "$NS_CACHE/debs/linux-headers-${1}_*.deb" | head -n 1) || deb=
+	if [ -n "$deb" ]; then
+		deps=$(dpkg-deb -f "$deb" Depends)
+	else
+		deps=$(ns_apt "$(ns_kernel_suite "$1")" apt-cache show "linux-headers-$1" 2>/dev/null |
+			sed -n 's/^Depends: //p' | head -n 1) || deps=
+	fi
+	tr ',|' '\n\n' <<<"$deps" | sed -n "s/^ *\($2[^ ]*\).*/\1/p" |
+		grep -v -x -F "linux-headers-$1" | head -n 1
 }
 
 # The KDIR for a release: Debian's unpacked headers, or the debug

@@ -117,7 +117,8 @@ built_in "$bw" "$bookworm"
 result $? "dpkg -i the .deb in a bookworm root with $bookworm's headers: DKMS builds it" "$out/root-bookworm.log"
 
 debs=()
-for p in "linux-headers-$added" "$(ns_kbuild_pkg "$added")" "linux-headers-$(ns_kernel_base "$added")-common"; do
+for p in "linux-headers-$added" "$(ns_headers_dep "$added" linux-kbuild-)" \
+	 "$(ns_headers_dep "$added" linux-headers-)"; do
 	debs+=("$(compgen -G "$NS_CACHE/debs/${p}_*.deb" | head -n 1)")
 done
 cp "${debs[@]}" "$bw/tmp/" && in_root "$bw" sh -c 'dpkg -i /tmp/linux-*.deb' >"$out/root-bookworm-added.log" 2>&1 &&

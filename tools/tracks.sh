@@ -7,9 +7,9 @@
 # recorded in $NS_TRACKS_FILE ($NS_CACHE/tracks), and printed, "TRACK RELEASE" a line.
 #
 # The lists are refreshed first (the host's apt-get update, the private
-# lists of other suites) with --update, or when a track's release is
-# not unpacked in the cache yet: a release about to be fetched must be
-# one the archive still has.  A release that differs from the one
+# lists of other suites) with --update, or when the release of one of
+# make check's tracks is not unpacked in the cache yet: a release about
+# to be fetched must be one the archive still has.  A release that differs from the one
 # recorded before (or, the first time, from the one the README was
 # measured on) is said on stderr.  A track that cannot be resolved (no
 # network, no such metapackage) keeps the release it had, with a line
@@ -25,7 +25,7 @@ resolve() {	# TRACK: the release its metapackage depends on, or nothing
 
 update_lists() {
 	local t suite done=" "
-	for t in $NS_TRACKS; do
+	for t in $NS_TRACKS $NS_TRACKS_RC; do
 		suite=$(ns_track_suite "$t")
 		case "$done" in *" $suite "*) continue ;; esac
 		done="$done$suite "
@@ -49,7 +49,7 @@ fi
 
 mkdir -p "$(dirname "$NS_TRACKS_FILE")"
 tmp=$(mktemp "$NS_TRACKS_FILE.XXXXXX") || exit 1
-for t in $NS_TRACKS; do
+for t in $NS_TRACKS $NS_TRACKS_RC; do
 	had=$(ns_track_release "$t")
 	rel=$(resolve "$t")
 	if [ -z "$rel" ]; then
