@@ -24,7 +24,9 @@
 #   make bench           the shadow against the kernel on the same walks,
 #                        every supported kernel, in the VM: build/bench/
 #                        table.txt and a plot per kernel (see README)
-#   make kernels         fetch and unpack the supported Debian kernels
+#   make kernels         resolve each track to the kernel Debian ships now
+#                        (tools/tracks.sh), fetch and unpack them
+#   make debug-kernel-rt the debug kernel made PREEMPT_RT (not in make check)
 #   make deps            apt-get install what the tools need
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
@@ -79,6 +81,9 @@ check-debug:
 debug-kernel: deps
 	tools/build-debug-kernel.sh
 
+debug-kernel-rt: deps
+	tools/build-debug-kernel.sh rt
+
 check-static: deps kernels
 	tools/check-static.sh
 
@@ -86,4 +91,4 @@ run:
 	tools/run.sh
 
 .PHONY: all module modules modules_install clean deps kernels check check-debug \
-	debug-kernel check-static run dkms-source deb
+	debug-kernel debug-kernel-rt check-static run dkms-source deb

@@ -16,9 +16,16 @@ rel=$NS_DEBUG_KERNEL
 base=$NS_CACHE/debug-kernel
 src=$base/linux-source-6.12
 out=$base/build
+fragments=("$fragment")
+# "rt": the same kernel made PREEMPT_RT (debug-kernel/rt.config on top)
+if [ "${1:-}" = rt ]; then
+	fragments+=("$tools/debug-kernel/rt.config")
+	rel=$NS_DEBUG_RT_KERNEL
+	out=$base/build-rt
+fi
 kdir=$(ns_kernel_dir "$rel")
 stamp=$kdir/.built
-want=$(sha256sum "$fragment" | cut -d' ' -f1)
+want=$(cat "${fragments[@]}" | sha256sum | cut -d' ' -f1)
 
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
 	echo "$out"
@@ -43,14 +50,16 @@ if [ "$(cat "$src/.extracted" 2>/dev/null)" != "$version" ]; then
 	echo "$version" >"$src/.extracted"
 fi
 
-ns_log "configuring the debug kernel ($rel) from $fragment"
+ns_log "configuring the debug kernel ($rel) from ${fragments[*]}"
 mkdir -p "$out"
 make -s -C "$src" O="$out" tinyconfig >&2
-"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$fragment" >/dev/null
+"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${fragments[@]}" >/dev/null
 make -s -C "$src" O="$out" olddefconfig >&2
-# Every line of the fragment must have survived (Kconfig drops what
-# it cannot satisfy, silently).
-grep -E '^(CONFIG_|# CONFIG_)' "$fragment" | while read -r line; do
+# Every line of the fragments must have survived (Kconfig drops what
+# it cannot satisfy, silently); a later fragment's line for an option
+# stands for the earlier ones'.
+awk '/^(CONFIG_|# CONFIG_)/ { k = $0; sub(/^# /, "", k); sub(/[= ].*/, "", k); last[k] = $0 }
+     END { for (k in last) print last[k] }' "${fragments[@]}" | while read -r line; do
 	grep -qxF "$line" "$out/.config" ||
 		ns_die "debug kernel config lost '$line' (a dependency is missing from $fragment)"
 done

@@ -59,8 +59,8 @@ ns_debug_kernel() {
 	v=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) || v=
 	[ -n "$v" ] || v=$(apt-cache policy linux-source-6.12 2>/dev/null | sed -n 's/^ *Candidate: //p') || v=
 	case "$v" in
-	6.12.*) echo "${v%%-*}-dbgk" ;;
-	*) echo 6.12-dbgk ;;
+	6.12.*) echo "${v%%-*}${1:-}-dbgk" ;;
+	*) echo "6.12${1:-}-dbgk" ;;
 	esac
 }
 
@@ -74,6 +74,7 @@ ns_set_kernels() {
 	done
 	NS_PRIMARY_KERNEL=$(ns_track_release bookworm-6.12)
 	NS_DEBUG_KERNEL=$(ns_debug_kernel)
+	NS_DEBUG_RT_KERNEL=$(ns_debug_kernel -rt)	# make debug-kernel-rt
 }
 ns_set_kernels
 
@@ -157,6 +158,7 @@ ns_headers_dep() {
 ns_kdir() {
 	case "$1" in
 	"$NS_DEBUG_KERNEL") "$NS_TOOLS/build-debug-kernel.sh" ;;
+	"$NS_DEBUG_RT_KERNEL") "$NS_TOOLS/build-debug-kernel.sh" rt ;;
 	*) "$NS_TOOLS/fetch-kernel.sh" "$1" ;;
 	esac
 }
