@@ -76,7 +76,7 @@ bench: deps kernels
 	tools/bench.sh
 
 check-debug:
-	NS_KERNELS=$$(. tools/lib.sh && echo $$NS_DEBUG_KERNEL) NS_STATIC=0 tools/check.sh
+	NS_KERNELS=$$(bash -c '. tools/lib.sh && echo $$NS_DEBUG_KERNEL') NS_STATIC=0 tools/check.sh
 
 debug-kernel: deps
 	tools/build-debug-kernel.sh
