@@ -37,21 +37,30 @@ update_lists() {
 	done
 }
 
+# each track resolved from the lists there are; again once refreshed
+declare -A now
+resolve_all() {
+	local t
+	for t in $NS_TRACKS $NS_TRACKS_RC; do
+		now[$t]=$(resolve "$t")
+	done
+}
+resolve_all
 update=
 [ "${1:-}" = --update ] && update=1
-if [ -z "$update" ]; then
-	for t in $NS_TRACKS; do
-		rel=$(resolve "$t")
-		[ -n "$rel" ] && [ -f "$(ns_kernel_dir "$rel")/.unpacked" ] || update=1
-	done
+for t in $NS_TRACKS; do
+	[ -n "${now[$t]}" ] && [ -f "$(ns_kernel_dir "${now[$t]}")/.unpacked" ] || update=1
+done
+if [ -n "$update" ]; then
+	update_lists
+	resolve_all
 fi
-[ -n "$update" ] && update_lists
 
 mkdir -p "$(dirname "$NS_TRACKS_FILE")"
 tmp=$(mktemp "$NS_TRACKS_FILE.XXXXXX") || exit 1
 for t in $NS_TRACKS $NS_TRACKS_RC; do
 	had=$(ns_track_release "$t")
-	rel=$(resolve "$t")
+	rel=${now[$t]}
 	if [ -z "$rel" ]; then
 		ns_log "track $t: Debian $(ns_track_suite "$t")'s lists name no release for $(ns_track_meta "$t"); keeping $had"
 		rel=$had
