@@ -111,9 +111,8 @@ ns_result() {
 ns_kernel_suite() {
 	case "$1" in
 	*+deb14-*) echo sid ;;
-	[0-9]*.[0-9]*-amd64 | [0-9]*.[0-9]*-rt-amd64)
-		case "$1" in *.*.*) echo host ;; *) echo experimental ;; esac ;;
-	*) echo host ;;
+	*.*.*) echo host ;;
+	*) echo experimental ;;
 	esac
 }
 
